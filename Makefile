@@ -1,0 +1,141 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Copyright (c) 2026 The bpfwd authors
+#
+# bpfwd: BPF programs (build/bpf/*.o), the CLI (build/bpfwd) and the tc
+# plugin (build/e_bpfwd.so).  `make help` lists the targets.
+
+OUTPUT	?= build
+PREFIX	?= /usr/local
+DESTDIR	?=
+ARCH	:= $(shell uname -m)
+TC_LIB_DIR ?= /usr/lib/$(ARCH)-linux-gnu/tc
+VERSION	:= 0.1
+
+CC	?= gcc
+CLANG	?= clang
+BPFTOOL	?= bpftool
+
+CFLAGS	?= -O2 -g
+CFLAGS	+= -Wall -Wextra -Wno-unused-parameter -Wno-format-truncation -std=gnu11 -fPIC \
+	   -fvisibility=hidden -D_GNU_SOURCE \
+	   -DBPFWD_VERSION='"$(VERSION)"' \
+	   -DTC_LIB_DIR_DEFAULT='"$(TC_LIB_DIR)"' \
+	   -I$(OUTPUT) -Itc -Ibpf -MMD -MP
+LDLIBS	:= -lbpf -lmnl -lelf -lz -ldl
+BPF_CFLAGS := -O2 -g -Wall -target bpf -Ibpf \
+	   -I/usr/include/$(ARCH)-linux-gnu
+
+ifeq ($(V),1)
+Q =
+msg =
+else
+Q = @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+BPF_SRCS := $(wildcard bpf/*.bpf.c)
+BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/bpf/%.o,$(BPF_SRCS))
+SKELS	 := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
+LIB_SRCS := $(wildcard tc/lib/*.c)
+CLI_SRCS := $(filter-out tc/main.c tc/e_bpfwd.c,$(wildcard tc/*.c))
+OBJS	 := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS) $(CLI_SRCS))
+TEST_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/*.c))
+
+# Debian packages, by name: build, tests, demo
+DEPS	:= clang llvm gcc make pkg-config libbpf-dev libmnl-dev libelf-dev \
+	   zlib1g-dev bpftool iproute2 ethtool iputils-ping jq perl \
+	   python3-docutils util-linux procps socat
+
+.DELETE_ON_ERROR:
+.PHONY: all check test demo deps install uninstall clean help man vmtest
+
+all: $(BPF_OBJS) $(OUTPUT)/bpfwd $(OUTPUT)/e_bpfwd.so
+
+$(OUTPUT)/bpf/%.o: bpf/%.bpf.c bpf/bpfwd.h Makefile
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/%.skel.h: $(OUTPUT)/bpf/%.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name $* > $@
+
+$(OUTPUT)/%.o: %.c Makefile | $(SKELS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(OUTPUT)/bpfwd: $(OUTPUT)/tc/main.o $(OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(OUTPUT)/e_bpfwd.so: $(OUTPUT)/tc/e_bpfwd.o $(OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) -shared -o $@ $^ $(LDLIBS)
+
+$(OUTPUT)/tests/%: tests/unit/%.c $(OBJS) Makefile | $(SKELS)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(OBJS) $(LDLIBS)
+
+-include $(shell find $(OUTPUT) -name '*.d' 2>/dev/null)
+
+# Installs the Debian packages that are missing (needs root and apt).
+deps:
+	@missing=$$(for p in $(DEPS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+		grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "  DEPS     installing:" $$missing; \
+		[ "$$(id -u)" = 0 ] || { echo "make deps: need root to install $$missing" >&2; exit 1; }; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null 2>&1 || \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; }; \
+	fi
+
+TESTS_DIRS := tests/unit tests/cli tests/netns tests/compat tests/examples
+
+check: deps
+	$(Q)$(MAKE) --no-print-directory all $(TEST_BINS)
+	@echo "  TEST     prove $(TESTS_DIRS)"
+	$(Q)prove $(if $(filter 1,$(V)),-v) --exec '' $(sort $(wildcard $(addsuffix /*.t,$(TESTS_DIRS))))
+
+test: check
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)./examples/demo.sh
+
+man: $(OUTPUT)/man/bpfwd.8
+$(OUTPUT)/man/%.8: man/%.8.rst
+	$(call msg,MAN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)rst2man $< > $@
+
+install: all man
+	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/lib/bpf \
+		$(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(TC_LIB_DIR)
+	install -m 0755 $(OUTPUT)/bpfwd $(DESTDIR)$(PREFIX)/sbin/bpfwd
+	install -m 0644 $(OUTPUT)/bpf/redirect.o $(DESTDIR)$(PREFIX)/lib/bpf/
+	install -m 0644 $(OUTPUT)/man/bpfwd.8 $(DESTDIR)$(PREFIX)/share/man/man8/
+	install -m 0755 $(OUTPUT)/e_bpfwd.so $(DESTDIR)$(TC_LIB_DIR)/e_bpfwd.so
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/sbin/bpfwd $(DESTDIR)$(PREFIX)/lib/bpf/redirect.o \
+		$(DESTDIR)$(PREFIX)/share/man/man8/bpfwd.8 $(DESTDIR)$(TC_LIB_DIR)/e_bpfwd.so
+
+vmtest:
+	$(MAKE) -C kernel vmtest $(if $(KERNEL),KERNEL=$(KERNEL))
+
+clean:
+	rm -rf $(OUTPUT)
+
+help:
+	@echo 'bpfwd make targets:'
+	@echo '  all        build build/bpf/*.o, build/bpfwd, build/e_bpfwd.so (default)'
+	@echo '  check      install missing packages, build, run the tests (prove)'
+	@echo '  demo       install missing packages, build, run the demo in namespaces'
+	@echo '  deps       install missing Debian packages: $(DEPS)'
+	@echo '  install    install bpfwd, redirect.o, man page, tc plugin (PREFIX, DESTDIR, TC_LIB_DIR)'
+	@echo '  vmtest     boot test kernels in QEMU and run tests/vm (KERNEL=deb61|deb612|patched)'
+	@echo '  clean      remove build/'
+	@echo 'Variables: V=1 (full commands), OUTPUT=dir (default build/)'

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Copyright (c) 2026 The bpfwd authors
+ *
+ * tc programs that forward a port's frames to the port named in the
+ * pinned table bpfwd_ports, the way the 2015 bpf_redirect() patch and
+ * its tcbpf1 sample did, but table driven so that one object serves
+ * every port:
+ *
+ *   tc filter add dev eth0 ingress bpf da obj redirect.o sec redirect_xmit
+ *   bpfwd port add dev eth0 to eth1 hook none
+ *
+ * Section names are what operators type after `sec`; stock tc sets the
+ * program type from its command line, bpfwd's loader sets it per
+ * program.  A frame whose port has no table entry passes untouched.
+ */
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/pkt_cls.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
+#include "bpfwd.h"
+
+#ifndef ETH_ZLEN
+#define ETH_ZLEN 60
+#endif
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BPFWD_MAX_PORTS);
+	__type(key, __u32);
+	__type(value, struct bpfwd_port);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} bpfwd_ports SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, BPFWD_MAX_SLOTS);
+	__type(key, __u32);
+	__type(value, struct bpfwd_stats);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} bpfwd_stats SEC(".maps");
+
+static __always_inline struct bpfwd_stats *slot_stats(__u32 slot)
+{
+	return bpf_map_lookup_elem(&bpfwd_stats, &slot);
+}
+
+/* Looks the port up and accounts the frame.  Returns the entry, or NULL
+ * when the frame must pass (no entry, or an entry without target).
+ */
+static __always_inline const struct bpfwd_port *
+port_lookup(struct __sk_buff *skb, struct bpfwd_stats **st)
+{
+	const struct bpfwd_port *p;
+	__u32 ifindex = skb->ifindex;
+	struct bpfwd_stats *s;
+
+	p = bpf_map_lookup_elem(&bpfwd_ports, &ifindex);
+	if (!p) {
+		s = slot_stats(BPFWD_SLOT_UNMATCHED);
+		if (s) {
+			s->packets++;
+			s->bytes += skb->len;
+		}
+		return NULL;
+	}
+	s = slot_stats(p->slot);
+	*st = s;
+	if (!s)
+		return p->target ? p : NULL;
+	if (skb->len < ETH_ZLEN)
+		s->runt++;
+	if (skb->vlan_present ||
+	    skb->protocol == bpf_htons(ETH_P_8021Q) ||
+	    skb->protocol == bpf_htons(ETH_P_8021AD))
+		s->vlan++;
+	if (!p->target) {
+		s->no_target++;
+		return NULL;
+	}
+	return p;
+}
+
+static __always_inline int account(struct bpfwd_stats *s,
+				   struct __sk_buff *skb, long ret)
+{
+	if (!s)
+		return ret;
+	if (ret == TC_ACT_REDIRECT) {
+		s->packets++;
+		s->bytes += skb->len;
+	} else {
+		s->err_redirect++;
+	}
+	return ret;
+}
+
+static __always_inline int do_redirect(struct __sk_buff *skb, __u64 flags)
+{
+	struct bpfwd_stats *s = NULL;
+	const struct bpfwd_port *p = port_lookup(skb, &s);
+
+	if (!p)
+		return TC_ACT_OK;
+	return account(s, skb, bpf_redirect(p->target, flags));
+}
+
+static __always_inline int do_clone(struct __sk_buff *skb, __u64 flags)
+{
+	struct bpfwd_stats *s = NULL;
+	const struct bpfwd_port *p = port_lookup(skb, &s);
+	__u32 len = skb->len;
+	long err;
+
+	if (!p)
+		return TC_ACT_OK;
+	err = bpf_clone_redirect(skb, p->target, flags);
+	if (s) {
+		if (err) {
+			s->err_clone++;
+		} else {
+			s->packets++;
+			s->bytes += len;
+		}
+		s->dropped++;
+	}
+	return TC_ACT_SHOT;
+}
+
+SEC("redirect_xmit")
+int rd_xmit(struct __sk_buff *skb)
+{
+	return do_redirect(skb, 0);
+}
+
+SEC("redirect_recv")
+int rd_recv(struct __sk_buff *skb)
+{
+	return do_redirect(skb, BPF_F_INGRESS);
+}
+
+SEC("clone_redirect_xmit")
+int clone_xmit(struct __sk_buff *skb)
+{
+	return do_clone(skb, 0);
+}
+
+SEC("clone_redirect_recv")
+int clone_recv(struct __sk_buff *skb)
+{
+	return do_clone(skb, BPF_F_INGRESS);
+}
+
+/* To the peer of a veth/netkit target, straight into the peer's netns
+ * ingress; tc ingress only (the kernel refuses it elsewhere).
+ */
+SEC("redirect_peer")
+int rd_peer(struct __sk_buff *skb)
+{
+	struct bpfwd_stats *s = NULL;
+	const struct bpfwd_port *p = port_lookup(skb, &s);
+
+	if (!p)
+		return TC_ACT_OK;
+	return account(s, skb, bpf_redirect_peer(p->target, 0));
+}
+
+/* Out of the target with the L2 header filled from the neighbour table
+ * (IPv4/IPv6 only), as a router port does.
+ */
+SEC("redirect_neigh")
+int rd_neigh(struct __sk_buff *skb)
+{
+	struct bpfwd_stats *s = NULL;
+	const struct bpfwd_port *p = port_lookup(skb, &s);
+
+	if (!p)
+		return TC_ACT_OK;
+	return account(s, skb, bpf_redirect_neigh(p->target, NULL, 0, 0));
+}
+
+char _license[] SEC("license") = "GPL";

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Copyright (c) 2026 The bpfwd authors
+ *
+ * Entry points of the objects (one file each) and the shared main.
+ */
+#ifndef __BPFWD_MAIN_H
+#define __BPFWD_MAIN_H
+
+int bpfwd_main(int argc, char **argv);	/* argv[0] is the program */
+
+int do_port(int argc, char **argv);
+int do_stats(int argc, char **argv);
+int do_probe(int argc, char **argv);
+
+int port_help(int argc, char **argv);
+int stats_help(int argc, char **argv);
+int probe_help(int argc, char **argv);
+
+#endif /* __BPFWD_MAIN_H */

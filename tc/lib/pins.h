@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Copyright (c) 2026 The bpfwd authors
+ *
+ * The bpffs root, the namespace's own pin directory and pinned-map
+ * checks.
+ *
+ *   <root>/tc/globals/bpfwd_*        the table stock tc shares (hook none)
+ *   <root>/bpfwd/<netns cookie>/     bpfwd's table and links for one netns
+ *
+ * Pins belong to a bpffs mount, not to a network namespace, and ifindex
+ * values repeat across namespaces: keying the directory by the netns
+ * cookie keeps two namespaces' ports apart.
+ */
+#ifndef __BPFWD_PINS_H
+#define __BPFWD_PINS_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/bpf.h>
+
+const char *bpffs_root(void);
+int bpffs_ensure(void);			/* mounts the root if needed */
+uint64_t netns_cookie(void);
+int ns_dir(char *buf, size_t len, bool create);
+int stock_dir(char *buf, size_t len, bool create);
+int mkdir_p(const char *path, mode_t mode);
+
+/* Checks that the map pinned at @path has the given layout.  Returns 0
+ * when it matches or nothing is pinned there (*exists tells which),
+ * -EEXIST with a message when the layout is different.
+ */
+int pin_check_map(const char *path, enum bpf_map_type type, uint32_t key,
+		  uint32_t value, uint32_t max, bool *exists);
+
+#endif /* __BPFWD_PINS_H */

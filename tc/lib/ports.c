@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Copyright (c) 2026 The bpfwd authors
+ *
+ * Port tables in pinned maps (see ports.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "loader.h"
+#include "pins.h"
+#include "ports.h"
+#include "util.h"
+
+int nr_cpus(void)
+{
+	static int n;
+
+	if (!n)
+		n = libbpf_num_possible_cpus();
+	return n > 0 ? n : 1;
+}
+
+static int open_pin(struct table *t, const char *name)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", t->dir, name);
+	return bpf_obj_get(path);
+}
+
+int table_open(struct table *t, bool stock, bool create)
+{
+	struct redirect *skel;
+	bool exists;
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	t->ports_fd = t->stats_fd = -1;
+	t->stock = stock;
+	err = bpffs_ensure();
+	if (err)
+		return err;
+	err = stock ? stock_dir(t->dir, sizeof(t->dir), false) :
+		      ns_dir(t->dir, sizeof(t->dir), false);
+	if (err)
+		return err;
+	err = table_check_layout(t->dir, &exists);
+	if (err)
+		return err;
+	if (!exists) {
+		if (!create)
+			return -ENOENT;
+		err = stock ? stock_dir(t->dir, sizeof(t->dir), true) :
+			      ns_dir(t->dir, sizeof(t->dir), true);
+		if (err) {
+			p_err("%s: %s", t->dir, strerror(-err));
+			return err;
+		}
+		err = loader_load(t->dir, NULL, 0, &skel, NULL, NULL);
+		if (err)
+			return err;
+		loader_free(skel);
+		t->created = true;
+	}
+	t->ports_fd = open_pin(t, BPFWD_MAP_PORTS);
+	t->stats_fd = open_pin(t, BPFWD_MAP_STATS);
+	if (t->ports_fd < 0 || t->stats_fd < 0) {
+		err = -errno;
+		p_err("open table in %s: %s", t->dir, strerror(-err));
+		table_close(t);
+		return err;
+	}
+	return 0;
+}
+
+void table_close(struct table *t)
+{
+	if (t->ports_fd >= 0)
+		close(t->ports_fd);
+	if (t->stats_fd >= 0)
+		close(t->stats_fd);
+	t->ports_fd = t->stats_fd = -1;
+}
+
+void table_gc(struct table *t)
+{
+	char path[PATH_MAX];
+	uint32_t key;
+
+	if (t->stock || t->ports_fd < 0)
+		return;
+	if (!bpf_map_get_next_key(t->ports_fd, NULL, &key))
+		return;
+	snprintf(path, sizeof(path), "%s/%s", t->dir, BPFWD_MAP_PORTS);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/%s", t->dir, BPFWD_MAP_STATS);
+	unlink(path);
+	if (rmdir(t->dir) && errno != ENOENT)
+		pr_info("%s: %s", t->dir, strerror(errno));
+	snprintf(path, sizeof(path), "%s/bpfwd", bpffs_root());
+	rmdir(path);	/* only when empty: other namespaces' dirs stay */
+}
+
+int port_get(struct table *t, uint32_t ifindex, struct bpfwd_port *p)
+{
+	return bpf_map_lookup_elem(t->ports_fd, &ifindex, p) ? -errno : 0;
+}
+
+int port_put(struct table *t, uint32_t ifindex, const struct bpfwd_port *p,
+	     uint64_t flags)
+{
+	return bpf_map_update_elem(t->ports_fd, &ifindex, p, flags) ? -errno : 0;
+}
+
+int port_delete(struct table *t, uint32_t ifindex)
+{
+	return bpf_map_delete_elem(t->ports_fd, &ifindex) ? -errno : 0;
+}
+
+int port_list(struct table *t, uint32_t *ifindex, struct bpfwd_port *p,
+	      int max)
+{
+	uint32_t key, next;
+	void *prev = NULL;
+	int n = 0;
+
+	while (!bpf_map_get_next_key(t->ports_fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (n < max) {
+			if (port_get(t, key, &p[n]))
+				continue;	/* deleted meanwhile */
+			ifindex[n] = key;
+		}
+		n++;
+	}
+	return n;
+}
+
+int slot_alloc(struct table *t, uint32_t *slot)
+{
+	static struct bpfwd_port p[BPFWD_MAX_PORTS];
+	static uint32_t idx[BPFWD_MAX_PORTS];
+	unsigned char used[BPFWD_MAX_SLOTS] = { 0 };
+	int i, n;
+
+	n = port_list(t, idx, p, BPFWD_MAX_PORTS);
+	for (i = 0; i < n && i < BPFWD_MAX_PORTS; i++)
+		if (p[i].slot < BPFWD_MAX_SLOTS)
+			used[p[i].slot] = 1;
+	for (i = 1; i < BPFWD_MAX_SLOTS; i++) {
+		if (!used[i]) {
+			*slot = i;
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+int stats_read(struct table *t, uint32_t slot, struct bpfwd_stats *sum,
+	       struct bpfwd_stats *percpu)
+{
+	int n = nr_cpus(), i;
+	struct bpfwd_stats *v = calloc(n, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	memset(sum, 0, sizeof(*sum));
+	if (bpf_map_lookup_elem(t->stats_fd, &slot, v)) {
+		int err = -errno;
+
+		free(v);
+		return err;
+	}
+	for (i = 0; i < n; i++) {
+		sum->packets += v[i].packets;
+		sum->bytes += v[i].bytes;
+		sum->dropped += v[i].dropped;
+		sum->err_clone += v[i].err_clone;
+		sum->err_redirect += v[i].err_redirect;
+		sum->no_target += v[i].no_target;
+		sum->runt += v[i].runt;
+		sum->vlan += v[i].vlan;
+	}
+	if (percpu)
+		memcpy(percpu, v, n * sizeof(*v));
+	free(v);
+	return 0;
+}
+
+int stats_clear(struct table *t, uint32_t slot)
+{
+	struct bpfwd_stats *v = calloc(nr_cpus(), sizeof(*v));
+	int err;
+
+	if (!v)
+		return -ENOMEM;
+	err = bpf_map_update_elem(t->stats_fd, &slot, v, 0) ? -errno : 0;
+	free(v);
+	return err;
+}
+
+void link_pin_path(struct table *t, uint32_t ifindex, bool egress,
+		   char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/link_%u_%s", t->dir, ifindex,
+		 egress ? "egress" : "ingress");
+}

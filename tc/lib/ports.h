@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Copyright (c) 2026 The bpfwd authors
+ *
+ * A port table: bpfwd_ports + bpfwd_stats pinned in one directory,
+ * either the namespace's own (<root>/bpfwd/<cookie>) or the one stock tc
+ * shares (<root>/tc/globals).
+ */
+#ifndef __BPFWD_PORTS_H
+#define __BPFWD_PORTS_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "../../bpf/bpfwd.h"
+
+struct table {
+	bool stock;		/* tc/globals */
+	bool created;		/* this command created the pins */
+	int ports_fd;
+	int stats_fd;
+	char dir[PATH_MAX];
+};
+
+/* Opens a table; with @create makes (and pins) its maps when missing.
+ * Returns -ENOENT (no message) when it does not exist and !create.
+ */
+int table_open(struct table *t, bool stock, bool create);
+void table_close(struct table *t);
+/* Removes the table's pins (and the netns dir) when no port is left. */
+void table_gc(struct table *t);
+
+int port_get(struct table *t, uint32_t ifindex, struct bpfwd_port *p);
+int port_put(struct table *t, uint32_t ifindex, const struct bpfwd_port *p,
+	     uint64_t flags);
+int port_delete(struct table *t, uint32_t ifindex);
+/* Iterates the entries: returns the number found, fills up to @max. */
+int port_list(struct table *t, uint32_t *ifindex, struct bpfwd_port *p,
+	      int max);
+int slot_alloc(struct table *t, uint32_t *slot);
+
+/* Sums a slot over CPUs; @percpu, if not NULL, gets nr_cpus entries. */
+int stats_read(struct table *t, uint32_t slot, struct bpfwd_stats *sum,
+	       struct bpfwd_stats *percpu);
+int stats_clear(struct table *t, uint32_t slot);
+int nr_cpus(void);
+
+/* Path of the tcx link pin of a port. */
+void link_pin_path(struct table *t, uint32_t ifindex, bool egress,
+		   char *buf, size_t len);
+
+#endif /* __BPFWD_PORTS_H */

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Copyright (c) 2026 The bpfwd authors
+ *
+ * Logging, one-line errors (text or JSON), argument helpers and the
+ * dispatch used by every object.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <net/if.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "json.h"
+
+struct bpfwd_opts opts;
+
+void bpfwd_log(int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (level > opts.verbose)
+		return;
+	va_start(ap, fmt);
+	fputs("bpfwd: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static void vp_err(const char *fmt, va_list ap)
+{
+	char msg[1024];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (opts.json) {
+		json_error(msg, opts.cmd);
+		return;
+	}
+	if (opts.cmd)
+		fprintf(stderr, "bpfwd: %s %s\n", opts.cmd, msg);
+	else
+		fprintf(stderr, "bpfwd: %s\n", msg);
+}
+
+void p_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vp_err(fmt, ap);
+	va_end(ap);
+}
+
+int usage_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vp_err(fmt, ap);
+	va_end(ap);
+	return BPFWD_EXIT_USAGE;
+}
+
+bool matches(const char *arg, const char *word)
+{
+	size_t len = strlen(arg);
+
+	return len && len <= strlen(word) && !strncmp(arg, word, len);
+}
+
+bool is_word(const char *arg, const char *word)
+{
+	return !strcmp(arg, word);
+}
+
+int parse_u32(const char *s, uint32_t *v, uint32_t min, uint32_t max)
+{
+	unsigned long long x;
+	char *end;
+
+	if (!s || !*s || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	x = strtoull(s, &end, 0);
+	if (errno || *end)
+		return -EINVAL;
+	if (x < min || x > max)
+		return -ERANGE;
+	*v = x;
+	return 0;
+}
+
+int cmd_select(const struct cmd *cmds, int argc, char **argv,
+	       const char *what, int (*help)(int argc, char **argv))
+{
+	const struct cmd *hit = NULL;
+	int i;
+
+	if (argc < 1)
+		return help(argc, argv);
+	if (is_word(argv[0], "help") || is_word(argv[0], "-h") ||
+	    is_word(argv[0], "--help"))
+		return help(argc - 1, argv + 1) == BPFWD_EXIT_USAGE ?
+			BPFWD_EXIT_USAGE : BPFWD_EXIT_OK;
+	for (i = 0; cmds[i].name; i++) {
+		if (is_word(argv[0], cmds[i].name)) {
+			hit = &cmds[i];
+			break;
+		}
+		if (matches(argv[0], cmds[i].name)) {
+			if (hit)
+				return usage_err("%s: ambiguous %s \"%s\" (%s or %s?)",
+						 what, what, argv[0], hit->name,
+						 cmds[i].name);
+			hit = &cmds[i];
+		}
+	}
+	if (!hit)
+		return usage_err("unknown %s \"%s\", try \"help\"", what, argv[0]);
+	return hit->fn(argc - 1, argv + 1);
+}
+
+int ifname_check(const char *name)
+{
+	if (!*name || strlen(name) >= IF_NAMESIZE)
+		return -ENAMETOOLONG;
+	if (strchr(name, '/') || strchr(name, ' ') || strchr(name, ':'))
+		return -EINVAL;
+	return 0;
+}
+
+/* Resolves @name (role says which side, for the message); prints the
+ * error itself and returns -errno.
+ */
+int ifindex_of(const char *name, const char *role)
+{
+	unsigned int idx;
+	int err = ifname_check(name);
+
+	if (err == -ENAMETOOLONG) {
+		p_err("%s: name too long for an interface (at most %d characters)",
+		      name, IF_NAMESIZE - 1);
+		return err;
+	}
+	if (err) {
+		p_err("%s: not a valid interface name", name);
+		return err;
+	}
+	idx = if_nametoindex(name);
+	if (!idx) {
+		err = errno == ENODEV || errno == ENXIO ? -ENODEV : -errno;
+		if (err == -ENODEV)
+			p_err("%s: no such device%s%s", name, role ? " " : "",
+			      role ? role : "");
+		else
+			p_err("%s: %s", name, strerror(-err));
+		return err;
+	}
+	return idx;
+}
+
+const char *ifname_of(uint32_t ifindex, char *buf)
+{
+	if (!if_indextoname(ifindex, buf))
+		snprintf(buf, IF_NAMESIZE, "if%u", ifindex);
+	return buf;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Copyright (c) 2026 The bpfwd authors
+ *
+ * Shared state of one bpfwd invocation (global options), logging, error
+ * reporting and the small argument parsing helpers every object uses.
+ */
+#ifndef __BPFWD_UTIL_H
+#define __BPFWD_UTIL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define BPFWD_EXIT_OK		0
+#define BPFWD_EXIT_FAIL		1
+#define BPFWD_EXIT_USAGE	2
+
+struct bpfwd_opts {
+	bool json;
+	bool pretty;
+	int verbose;
+	const char *netns;	/* -n NAME, already entered */
+	const char *cmd;	/* "port add" etc, for messages */
+};
+
+extern struct bpfwd_opts opts;
+
+enum { LOG_WARN, LOG_INFO, LOG_DEBUG };
+
+void bpfwd_log(int level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+#define pr_warn(...)	bpfwd_log(LOG_WARN, __VA_ARGS__)
+#define pr_info(...)	bpfwd_log(LOG_INFO, __VA_ARGS__)
+#define pr_debug(...)	bpfwd_log(LOG_DEBUG, __VA_ARGS__)
+
+/* One line on stderr: "bpfwd: <cmd> <fmt...>", or a JSON error object in
+ * JSON mode.  The caller does not add a newline.
+ */
+void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Usage error: prints the message and returns BPFWD_EXIT_USAGE. */
+int usage_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Argument walking, iproute2 style. */
+bool matches(const char *arg, const char *word);	/* arg is a prefix */
+bool is_word(const char *arg, const char *word);	/* exact */
+int parse_u32(const char *s, uint32_t *v, uint32_t min, uint32_t max);
+
+/* Command dispatch with prefix matching; ambiguous prefixes rejected. */
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+};
+int cmd_select(const struct cmd *cmds, int argc, char **argv,
+	       const char *what, int (*help)(int argc, char **argv));
+
+/* Interface names: resolved in the current netns, checked for length. */
+int ifname_check(const char *name);
+int ifindex_of(const char *name, const char *role);
+const char *ifname_of(uint32_t ifindex, char *buf);
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif /* __BPFWD_UTIL_H */

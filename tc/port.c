@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Copyright (c) 2026 The bpfwd authors
+ *
+ * bpfwd port: table entries and the programs that act on them.
+ *
+ *   port add dev IN to OUT [mode M] [to-ingress] [at DIR] [hook H] [prio N]
+ *
+ * A port is one entry in a table (ingress ifindex -> target) plus, unless
+ * hook is none, one program attached to IN.  Every step that can fail is
+ * undone on failure, so a failed command leaves what was there before.
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+
+#include "bpfwd.h"
+#include "lib/attach.h"
+#include "lib/json.h"
+#include "lib/loader.h"
+#include "lib/pins.h"
+#include "lib/ports.h"
+#include "lib/util.h"
+
+#define HELP_SPEC_PORT \
+	"PORT_SPEC := dev IN to OUT [ mode MODE ] [ to-ingress ] [ at DIR ]\n" \
+	"             [ hook HOOK ] [ prio N ]\n" \
+	"MODE := { redirect | clone | peer | neigh }\n" \
+	"DIR  := { ingress | egress }\n" \
+	"HOOK := { tc | tcx | act | none }\n"
+
+int port_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("Usage: bpfwd port { add | replace } PORT_SPEC\n"
+	       "       bpfwd port del dev IN\n"
+	       "       bpfwd port show [ dev IN ]\n"
+	       HELP_SPEC_PORT);
+	return BPFWD_EXIT_OK;
+}
+
+static const char *const mode_names[] = {
+	[BPFWD_MODE_REDIRECT] = "redirect",
+	[BPFWD_MODE_CLONE] = "clone",
+	[BPFWD_MODE_PEER] = "peer",
+	[BPFWD_MODE_NEIGH] = "neigh",
+};
+
+static const char *mode_name(uint32_t m)
+{
+	return m < ARRAY_SIZE(mode_names) ? mode_names[m] : "?";
+}
+
+struct port_cfg {
+	const char *dev, *to;
+	int in, out;
+	uint32_t mode, hook, prio;
+	bool to_ingress, egress;
+	bool has_mode, has_hook, has_prio, has_at, has_to;
+};
+
+static int need_root(void)
+{
+	if (geteuid() == 0)
+		return 0;
+	p_err("must be run as root (needs CAP_NET_ADMIN and CAP_BPF)");
+	return -EPERM;
+}
+
+static int lookup_word(const char *arg, const char *const *names, int n,
+		       const char *what, uint32_t *out)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (names[i] && is_word(arg, names[i])) {
+			*out = i;
+			return 0;
+		}
+	}
+	return usage_err("unknown %s \"%s\"", what, arg);
+}
+
+#define NEXT_ARG()							\
+	do {								\
+		if (argc < 2)						\
+			return usage_err("\"%s\" needs a value", *argv); \
+		argc--;							\
+		argv++;							\
+	} while (0)
+
+static int parse_port(int argc, char **argv, struct port_cfg *c, bool full)
+{
+	static const char *const hooks[] = { "none", "tc", "tcx", "act" };
+	static const char *const dirs[] = { "ingress", "egress" };
+	uint32_t v = 0;
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	c->prio = 1;
+	for (; argc > 0; argc--, argv++) {
+		if (is_word(*argv, "dev")) {
+			NEXT_ARG();
+			c->dev = *argv;
+		} else if (full && is_word(*argv, "to")) {
+			NEXT_ARG();
+			c->to = *argv;
+			c->has_to = true;
+		} else if (full && is_word(*argv, "mode")) {
+			NEXT_ARG();
+			if (lookup_word(*argv, mode_names,
+					ARRAY_SIZE(mode_names), "mode",
+					&c->mode))
+				return BPFWD_EXIT_USAGE;
+			c->has_mode = true;
+		} else if (full && is_word(*argv, "to-ingress")) {
+			c->to_ingress = true;
+		} else if (full && is_word(*argv, "at")) {
+			NEXT_ARG();
+			if (lookup_word(*argv, dirs, 2, "direction", &v))
+				return BPFWD_EXIT_USAGE;
+			c->egress = v;
+			c->has_at = true;
+		} else if (full && is_word(*argv, "hook")) {
+			NEXT_ARG();
+			if (is_word(*argv, "xdp"))
+				return usage_err("hook xdp is not available yet");
+			if (lookup_word(*argv, hooks, ARRAY_SIZE(hooks),
+					"hook", &c->hook))
+				return BPFWD_EXIT_USAGE;
+			c->has_hook = true;
+		} else if (full && is_word(*argv, "prio")) {
+			NEXT_ARG();
+			err = parse_u32(*argv, &c->prio, 1, 0xffff);
+			if (err)
+				return usage_err("prio \"%s\": %s", *argv,
+						 err == -ERANGE ?
+						 "out of range (1-65535)" :
+						 "not a number");
+			c->has_prio = true;
+		} else {
+			return usage_err("unknown argument \"%s\"", *argv);
+		}
+	}
+	if (!c->dev)
+		return usage_err("missing \"dev IN\"");
+	if (full && !c->has_to)
+		return usage_err("missing \"to OUT\"");
+	if (full && c->to_ingress &&
+	    (c->mode == BPFWD_MODE_PEER || c->mode == BPFWD_MODE_NEIGH))
+		return usage_err("to-ingress does not apply to mode %s",
+				 mode_name(c->mode));
+	if (full && c->mode == BPFWD_MODE_PEER && c->egress)
+		return usage_err("mode peer works only at ingress");
+	if (full && c->hook == BPFWD_HOOK_NONE && c->has_hook &&
+	    (c->has_at || c->has_prio))
+		return usage_err("hook none attaches nothing: at and prio do not apply");
+	return 0;
+}
+
+static const char *section_of(uint32_t mode, bool to_ingress)
+{
+	switch (mode) {
+	case BPFWD_MODE_CLONE:
+		return to_ingress ? "clone_redirect_recv" :
+				    "clone_redirect_xmit";
+	case BPFWD_MODE_PEER:
+		return "redirect_peer";
+	case BPFWD_MODE_NEIGH:
+		return "redirect_neigh";
+	}
+	return to_ingress ? "redirect_recv" : "redirect_xmit";
+}
+
+static bool owned(const struct table *t, const struct bpfwd_port *p)
+{
+	return !t->stock || p->netns == netns_cookie();
+}
+
+/* Finds the port's entry: the namespace's table first, then the stock
+ * one (entries this namespace wrote).  Returns 0, or -ENOENT.
+ */
+static int find_port(uint32_t ifindex, struct table *t, struct bpfwd_port *p)
+{
+	int i, err;
+
+	for (i = 0; i < 2; i++) {
+		err = table_open(t, i, false);
+		if (err == -ENOENT)
+			continue;
+		if (err)
+			return err;
+		if (!port_get(t, ifindex, p) && owned(t, p))
+			return 0;
+		table_close(t);
+	}
+	return -ENOENT;
+}
+
+static int load_and_attach(struct table *t, const struct port_cfg *c,
+			   bool replace, bool *own_clsact)
+{
+	struct attach_req r = {
+		.t = t, .ifindex = c->in, .dev = c->dev, .egress = c->egress,
+		.hook = c->hook, .prio = c->prio, .replace = replace,
+	};
+	struct redirect *skel;
+	int err;
+
+	if (c->hook == BPFWD_HOOK_NONE)
+		return 0;
+	err = loader_load(t->dir, section_of(c->mode, c->to_ingress),
+			  c->hook == BPFWD_HOOK_ACT ? BPF_PROG_TYPE_SCHED_ACT :
+						      BPF_PROG_TYPE_SCHED_CLS,
+			  &skel, &r.prog_fd, &r.prog_name);
+	if (err)
+		return err;
+	err = attach_port(&r);
+	loader_free(skel);
+	if (own_clsact)
+		*own_clsact = r.own_clsact;
+	return err;
+}
+
+static int resolve(struct port_cfg *c)
+{
+	c->in = ifindex_of(c->dev, NULL);
+	if (c->in < 0)
+		return c->in;
+	c->out = ifindex_of(c->to, NULL);
+	if (c->out < 0)
+		return c->out;
+	if (c->in == c->out) {
+		p_err("%s: dev and to are the same device", c->dev);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int port_add(struct port_cfg *c)
+{
+	struct bpfwd_port p = { 0 }, old;
+	struct table t;
+	bool own = false;
+	int err;
+
+	if (resolve(c))
+		return BPFWD_EXIT_FAIL;
+	if (!c->has_hook)
+		c->hook = kernel_has_tcx() ? BPFWD_HOOK_TCX : BPFWD_HOOK_TC;
+	if (c->hook == BPFWD_HOOK_NONE)
+		c->prio = 0;
+	if (!find_port(c->in, &t, &old)) {
+		p_err("%s: already a port (to ifindex %u, hook %s); use port replace or port del",
+		      c->dev, old.target, hook_name(old.hook));
+		table_close(&t);
+		return BPFWD_EXIT_FAIL;
+	}
+	err = table_open(&t, c->hook == BPFWD_HOOK_NONE, true);
+	if (err)
+		return BPFWD_EXIT_FAIL;
+	if (t.stock && !port_get(&t, c->in, &old)) {
+		p_err("%s: ifindex %d in %s belongs to another network namespace (stock tc's pins are shared by all of them); use a hook other than none here",
+		      c->dev, c->in, t.dir);
+		goto fail;
+	}
+	err = slot_alloc(&t, &p.slot);
+	if (err) {
+		p_err("%s: table full (%d ports)", c->dev, BPFWD_MAX_SLOTS - 1);
+		goto fail;
+	}
+	p.target = c->out;
+	p.mode = c->mode;
+	p.hook = c->hook;
+	p.prio = c->prio;
+	p.netns = netns_cookie();
+	p.flags = (c->to_ingress ? BPFWD_F_INGRESS : 0) |
+		  (c->egress ? BPFWD_F_AT_EGRESS : 0);
+	stats_clear(&t, p.slot);
+	err = port_put(&t, c->in, &p, BPF_NOEXIST);
+	if (err) {
+		p_err("%s: write table %s: %s", c->dev, t.dir, strerror(-err));
+		goto fail;
+	}
+	err = load_and_attach(&t, c, false, &own);
+	if (err) {
+		port_delete(&t, c->in);
+		goto fail;
+	}
+	if (own) {
+		p.flags |= BPFWD_F_OWN_CLSACT;
+		port_put(&t, c->in, &p, BPF_EXIST);
+	}
+	pr_info("%s: port to %s, mode %s, hook %s, table %s", c->dev, c->to,
+		mode_name(c->mode), hook_name(c->hook), t.dir);
+	table_close(&t);
+	return BPFWD_EXIT_OK;
+fail:
+	if (t.created)
+		table_gc(&t);
+	table_close(&t);
+	return BPFWD_EXIT_FAIL;
+}
+
+/* Changes target and/or mode in place: the entry first, then (when the
+ * mode needs another program) an atomic program swap on the same hook.
+ * If the swap fails the old entry is put back.
+ */
+static int port_replace(struct port_cfg *c)
+{
+	struct bpfwd_port old, p;
+	struct table t;
+	int err;
+
+	if (resolve(c))
+		return BPFWD_EXIT_FAIL;
+	if (find_port(c->in, &t, &old)) {
+		p_err("%s: not a port; use port add", c->dev);
+		return BPFWD_EXIT_FAIL;
+	}
+	if (c->has_hook && c->hook != old.hook) {
+		p_err("%s: replace keeps the hook (%s); to move the port to hook %s, del and add it",
+		      c->dev, hook_name(old.hook), hook_name(c->hook));
+		goto fail;
+	}
+	if (c->has_at && c->egress != !!(old.flags & BPFWD_F_AT_EGRESS)) {
+		p_err("%s: replace keeps the direction; del and add the port",
+		      c->dev);
+		goto fail;
+	}
+	if (c->has_prio && c->prio != old.prio) {
+		p_err("%s: replace keeps the prio (%u); del and add the port",
+		      c->dev, old.prio);
+		goto fail;
+	}
+	c->hook = old.hook;
+	c->prio = old.prio;
+	c->egress = old.flags & BPFWD_F_AT_EGRESS;
+	if (!c->has_mode)
+		c->mode = old.mode;
+	p = old;
+	p.target = c->out;
+	p.mode = c->mode;
+	p.flags &= ~BPFWD_F_INGRESS;
+	p.flags |= c->to_ingress ? BPFWD_F_INGRESS : 0;
+	err = port_put(&t, c->in, &p, BPF_EXIST);
+	if (err) {
+		p_err("%s: write table %s: %s", c->dev, t.dir, strerror(-err));
+		goto fail;
+	}
+	if (strcmp(section_of(p.mode, p.flags & BPFWD_F_INGRESS),
+		   section_of(old.mode, old.flags & BPFWD_F_INGRESS))) {
+		err = load_and_attach(&t, c, true, NULL);
+		if (err) {
+			port_put(&t, c->in, &old, BPF_EXIST);
+			goto fail;
+		}
+	}
+	table_close(&t);
+	return BPFWD_EXIT_OK;
+fail:
+	table_close(&t);
+	return BPFWD_EXIT_FAIL;
+}
+
+static int port_del(struct port_cfg *c)
+{
+	struct bpfwd_port p;
+	struct table t;
+	int in, err;
+
+	in = ifindex_of(c->dev, NULL);
+	if (in < 0)
+		return BPFWD_EXIT_FAIL;
+	if (find_port(in, &t, &p)) {
+		p_err("%s: not a port", c->dev);
+		return BPFWD_EXIT_FAIL;
+	}
+	err = detach_port(&t, in, c->dev, p.flags & BPFWD_F_AT_EGRESS, p.hook,
+			  p.prio, p.flags & BPFWD_F_OWN_CLSACT);
+	if (err) {
+		table_close(&t);
+		return BPFWD_EXIT_FAIL;
+	}
+	port_delete(&t, in);
+	stats_clear(&t, p.slot);
+	table_gc(&t);
+	table_close(&t);
+	return BPFWD_EXIT_OK;
+}
+
+static void show_one(struct table *t, uint32_t ifindex,
+		     const struct bpfwd_port *p)
+{
+	char in[IF_NAMESIZE], out[IF_NAMESIZE];
+	bool egress = p->flags & BPFWD_F_AT_EGRESS;
+
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "dev", "%s", ifname_of(ifindex, in));
+	print_u64(PRINT_JSON, "ifindex", NULL, ifindex);
+	print_string(PRINT_ANY, "to", " to %s", ifname_of(p->target, out));
+	print_u64(PRINT_JSON, "to_ifindex", NULL, p->target);
+	print_string(PRINT_ANY, "mode", " mode %s", mode_name(p->mode));
+	print_bool(PRINT_JSON, "to_ingress", NULL, p->flags & BPFWD_F_INGRESS);
+	if (p->flags & BPFWD_F_INGRESS)
+		print_string(PRINT_FP, NULL, "%s", " to-ingress");
+	print_string(PRINT_ANY, "hook", " hook %s", hook_name(p->hook));
+	if (p->hook != BPFWD_HOOK_NONE) {
+		print_string(PRINT_ANY, "at", " at %s",
+			     egress ? "egress" : "ingress");
+		if (hook_is_tc_family(p->hook))
+			print_u64(PRINT_ANY, "prio", " prio %llu", p->prio);
+		print_bool(PRINT_JSON, "attached", NULL,
+			   port_attached(t, ifindex, egress, p->hook,
+					 p->prio));
+		if (!port_attached(t, ifindex, egress, p->hook, p->prio))
+			print_string(PRINT_FP, NULL, "%s", " (detached)");
+	}
+	print_u64(PRINT_JSON, "slot", NULL, p->slot);
+	print_string(PRINT_JSON, "table", NULL, t->dir);
+	print_nl();
+	close_json_object();
+}
+
+static int port_show(int argc, char **argv)
+{
+	static struct bpfwd_port p[BPFWD_MAX_PORTS];
+	static uint32_t idx[BPFWD_MAX_PORTS];
+	struct port_cfg c = { 0 };
+	struct table t;
+	int in = 0, i, s, n, err;
+
+	if (argc > 0) {
+		err = parse_port(argc, argv, &c, false);
+		if (err)
+			return err;
+		in = ifindex_of(c.dev, NULL);
+		if (in < 0)
+			return BPFWD_EXIT_FAIL;
+	}
+	json_begin();
+	open_json_array(NULL);
+	for (s = 0; s < 2; s++) {
+		err = table_open(&t, s, false);
+		if (err == -ENOENT)
+			continue;
+		if (err)
+			return BPFWD_EXIT_FAIL;
+		n = port_list(&t, idx, p, BPFWD_MAX_PORTS);
+		for (i = 0; i < n && i < BPFWD_MAX_PORTS; i++) {
+			if ((in && idx[i] != (uint32_t)in) || !owned(&t, &p[i]))
+				continue;
+			show_one(&t, idx[i], &p[i]);
+		}
+		table_close(&t);
+	}
+	close_json_array();
+	json_end();
+	return BPFWD_EXIT_OK;
+}
+
+static int port_cmd(int argc, char **argv, const char *name,
+		    int (*fn)(struct port_cfg *), bool full)
+{
+	static char cmdbuf[96];
+	struct port_cfg c;
+	int err;
+
+	/* messages read "bpfwd: port add eth0: ..." */
+	snprintf(cmdbuf, sizeof(cmdbuf), "port %s", name);
+	opts.cmd = cmdbuf;
+	err = parse_port(argc, argv, &c, full);
+	if (err)
+		return err;
+	if (need_root())
+		return BPFWD_EXIT_FAIL;
+	return fn(&c);
+}
+
+static int do_add(int argc, char **argv)
+{
+	return port_cmd(argc, argv, "add", port_add, true);
+}
+
+static int do_replace(int argc, char **argv)
+{
+	return port_cmd(argc, argv, "replace", port_replace, true);
+}
+
+static int do_del(int argc, char **argv)
+{
+	return port_cmd(argc, argv, "del", port_del, false);
+}
+
+static int do_show(int argc, char **argv)
+{
+	opts.cmd = "port show";
+	if (need_root())
+		return BPFWD_EXIT_FAIL;
+	return port_show(argc, argv);
+}
+
+int do_port(int argc, char **argv)
+{
+	static const struct cmd cmds[] = {
+		{ "add", do_add },
+		{ "replace", do_replace },
+		{ "delete", do_del },
+		{ "show", do_show },
+		{ "list", do_show },
+		{ "help", port_help },
+		{ 0 }
+	};
+
+	opts.cmd = "port";
+	if (argc < 1)
+		return do_show(0, NULL);
+	return cmd_select(cmds, argc, argv, "port command", port_help);
+}

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Copyright (c) 2026 The bpfwd authors
+ *
+ * bpfwd stats: the per-port, per-CPU counters of the programs.  Once,
+ * or every S seconds as rates (count N times).
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bpfwd.h"
+#include "lib/json.h"
+#include "lib/pins.h"
+#include "lib/ports.h"
+#include "lib/util.h"
+
+int stats_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("Usage: bpfwd stats [ show ] [ dev IN ] [ interval S ] [ count N ] [ percpu ]\n");
+	return BPFWD_EXIT_OK;
+}
+
+struct row {
+	uint32_t ifindex;	/* 0: unmatched frames */
+	struct bpfwd_stats s;
+	struct bpfwd_stats *cpu;
+	bool stock;
+};
+
+#define NFIELDS 8
+static const char *const field_names[NFIELDS] = {
+	"packets", "bytes", "dropped", "err_clone", "err_redirect",
+	"no_target", "runt", "vlan",
+};
+
+static uint64_t field(const struct bpfwd_stats *s, int i)
+{
+	const uint64_t *v = (const uint64_t *)s;
+
+	return v[i];
+}
+
+/* Collects the rows of both tables this namespace owns. */
+static int collect(uint32_t only, struct row *rows, int max, bool percpu)
+{
+	static struct bpfwd_port p[BPFWD_MAX_PORTS];
+	static uint32_t idx[BPFWD_MAX_PORTS];
+	uint64_t me = netns_cookie();
+	struct table t;
+	int s, i, n, r = 0, err;
+
+	for (s = 0; s < 2; s++) {
+		err = table_open(&t, s, false);
+		if (err == -ENOENT)
+			continue;
+		if (err)
+			return err;
+		n = port_list(&t, idx, p, BPFWD_MAX_PORTS);
+		for (i = -1; i < n && i < BPFWD_MAX_PORTS && r < max; i++) {
+			uint32_t slot = i < 0 ? BPFWD_SLOT_UNMATCHED : p[i].slot;
+
+			if (i >= 0 && ((only && idx[i] != only) ||
+				       (t.stock && p[i].netns != me)))
+				continue;
+			/* the unmatched row of the shared stock table is
+			 * everybody's: only without a dev filter
+			 */
+			if (i < 0 && only)
+				continue;
+			rows[r].ifindex = i < 0 ? 0 : idx[i];
+			rows[r].stock = s;
+			rows[r].cpu = percpu ? calloc(nr_cpus(),
+						      sizeof(struct bpfwd_stats)) :
+					       NULL;
+			if (stats_read(&t, slot, &rows[r].s, rows[r].cpu))
+				continue;
+			r++;
+		}
+		table_close(&t);
+	}
+	return r;
+}
+
+static void print_fields(const struct bpfwd_stats *s,
+			 const struct bpfwd_stats *prev, double secs)
+{
+	int i;
+
+	for (i = 0; i < NFIELDS; i++) {
+		uint64_t v = field(s, i);
+		char fmt[48];
+
+		if (prev) {
+			double rate = (v - field(prev, i)) / secs;
+
+			snprintf(fmt, sizeof(fmt), " %s/s %%.0f", field_names[i]);
+			print_double(PRINT_ANY, field_names[i], fmt, rate);
+			continue;
+		}
+		/* text: zero error counters are noise */
+		if (i >= 2 && !v) {
+			print_u64(PRINT_JSON, field_names[i], NULL, v);
+			continue;
+		}
+		snprintf(fmt, sizeof(fmt), " %s %%llu", field_names[i]);
+		print_u64(PRINT_ANY, field_names[i], fmt, v);
+	}
+}
+
+static void print_rows(struct row *rows, int n, struct row *prev, int pn,
+		       double secs, bool percpu)
+{
+	char name[IF_NAMESIZE];
+	int i, j, c;
+
+	open_json_array(NULL);
+	for (i = 0; i < n; i++) {
+		const struct bpfwd_stats *ps = NULL;
+
+		for (j = 0; prev && j < pn; j++)
+			if (prev[j].ifindex == rows[i].ifindex &&
+			    prev[j].stock == rows[i].stock)
+				ps = &prev[j].s;
+		if (prev && !ps)
+			continue;
+		open_json_object(NULL);
+		if (rows[i].ifindex)
+			print_string(PRINT_ANY, "dev", "%-15s",
+				     ifname_of(rows[i].ifindex, name));
+		else
+			print_null(PRINT_JSON, "dev", NULL);
+		if (!rows[i].ifindex)
+			print_string(PRINT_FP, NULL, "%-15s",
+				     rows[i].stock ? "(unmatched,tc)" :
+						     "(unmatched)");
+		print_string(PRINT_JSON, "table", NULL,
+			     rows[i].stock ? "stock" : "netns");
+		print_fields(&rows[i].s, ps, secs);
+		if (percpu && rows[i].cpu && !prev) {
+			open_json_array("cpus");
+			for (c = 0; c < nr_cpus(); c++) {
+				if (!rows[i].cpu[c].packets &&
+				    !rows[i].cpu[c].dropped)
+					continue;
+				open_json_object(NULL);
+				print_u64(PRINT_ANY, "cpu", "\n    cpu%llu:",
+					  c);
+				print_fields(&rows[i].cpu[c], NULL, 0);
+				close_json_object();
+			}
+			close_json_array();
+		}
+		print_nl();
+		close_json_object();
+	}
+	close_json_array();
+}
+
+static void free_rows(struct row *rows, int n)
+{
+	while (n-- > 0)
+		free(rows[n].cpu);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int do_stats(int argc, char **argv)
+{
+	static struct row rows[2][BPFWD_MAX_PORTS + 2];
+	uint32_t interval = 0, count = 0, done;
+	const char *dev = NULL;
+	bool percpu = false;
+	int only = 0, n[2] = { 0 }, cur = 0, err;
+	double t0, t1;
+
+	opts.cmd = "stats";
+	if (argc > 0 && (is_word(*argv, "show") || is_word(*argv, "list"))) {
+		argc--;
+		argv++;
+	}
+	if (argc > 0 && is_word(*argv, "help"))
+		return stats_help(0, NULL);
+	for (; argc > 0; argc--, argv++) {
+		if (is_word(*argv, "dev") && argc > 1) {
+			dev = *++argv;
+			argc--;
+		} else if (is_word(*argv, "interval") && argc > 1) {
+			if (parse_u32(*++argv, &interval, 1, 3600))
+				return usage_err("interval \"%s\": a whole number of seconds, 1-3600",
+						 *argv);
+			argc--;
+		} else if (is_word(*argv, "count") && argc > 1) {
+			if (parse_u32(*++argv, &count, 1, 1000000))
+				return usage_err("count \"%s\": a number from 1",
+						 *argv);
+			argc--;
+		} else if (is_word(*argv, "percpu")) {
+			percpu = true;
+		} else if (is_word(*argv, "dev") || is_word(*argv, "interval") ||
+			   is_word(*argv, "count")) {
+			return usage_err("\"%s\" needs a value", *argv);
+		} else {
+			return usage_err("unknown argument \"%s\"", *argv);
+		}
+	}
+	if (geteuid()) {
+		p_err("must be run as root (needs CAP_BPF)");
+		return BPFWD_EXIT_FAIL;
+	}
+	if (dev) {
+		only = ifindex_of(dev, NULL);
+		if (only < 0)
+			return BPFWD_EXIT_FAIL;
+	}
+	n[cur] = collect(only, rows[cur], BPFWD_MAX_PORTS + 2, percpu);
+	if (n[cur] < 0)
+		return BPFWD_EXIT_FAIL;
+	if (dev && !n[cur]) {
+		p_err("%s: not a port", dev);
+		return BPFWD_EXIT_FAIL;
+	}
+	if (!interval) {
+		json_begin();
+		print_rows(rows[cur], n[cur], NULL, 0, 0, percpu);
+		json_end();
+		free_rows(rows[cur], n[cur]);
+		return BPFWD_EXIT_OK;
+	}
+	/* rates: one table (or JSON document) per interval */
+	t0 = now();
+	for (done = 0; !count || done < count; done++) {
+		sleep(interval);
+		cur ^= 1;
+		free_rows(rows[cur], n[cur]);
+		n[cur] = collect(only, rows[cur], BPFWD_MAX_PORTS + 2, false);
+		if (n[cur] < 0)
+			return BPFWD_EXIT_FAIL;
+		t1 = now();
+		json_begin();
+		print_rows(rows[cur], n[cur], rows[cur ^ 1], n[cur ^ 1],
+			   t1 - t0, false);
+		json_end();
+		if (!opts.json)
+			putchar('\n');
+		fflush(stdout);
+		t0 = t1;
+	}
+	err = 0;
+	free_rows(rows[0], n[0]);
+	free_rows(rows[1], n[1]);
+	return err;
+}
