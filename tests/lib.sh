@@ -1,0 +1,162 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Copyright (c) 2026 The bpfwd authors
+#
+# Shared by every test script (source it first).  It
+#  - re-executes the test under `unshare -m`, with a private bpffs on
+#    /sys/fs/bpf (stock tc and bpfwd see the same private pins) and a
+#    private tracefs, so nothing a test pins reaches the host;
+#  - names namespaces bpfwd-<role>-<random> and deletes them, with every
+#    bpffs and temp dir, from an EXIT trap (also on failure, ^C, TERM);
+#  - prints TAP for prove: ok/not ok lines, "# SKIP reason" skips and the
+#    plan at the end.
+# V=1 shows commands; DEBUG=1 opens a shell before cleanup.
+
+TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP=$(cd "$TESTS_DIR/.." && pwd)
+BPFWD=${BPFWD:-$TOP/build/bpfwd}
+BUILD=${BUILD:-$TOP/build}
+
+if [ "$(id -u)" != 0 ]; then
+	echo "1..0 # SKIP needs root (network namespaces, BPF)"
+	exit 0
+fi
+if [ -z "${BPFWD_UNSHARED:-}" ]; then
+	exec env BPFWD_UNSHARED=1 unshare -m --propagation private \
+		"$BASH" "$0" "$@"
+fi
+mount -t bpf bpf /sys/fs/bpf 2>/dev/null
+mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+unset BPFWD_BPFFS
+[ "${V:-0}" = 1 ] && set -x
+
+SUFFIX=$(tr -dc a-z0-9 </dev/urandom | head -c 6)
+T_N=0
+T_FAIL=0
+NS_LIST=()
+CLEANUP_HOOKS=()
+TMPDIR_T=$(mktemp -d)
+
+cleanup() {
+	local rc=$? h ns
+	[ "${DEBUG:-0}" = 1 ] && { echo "# DEBUG: shell in test env" >&2; bash </dev/tty >/dev/tty 2>&1; }
+	for h in "${CLEANUP_HOOKS[@]}"; do eval "$h" >/dev/null 2>&1; done
+	for ns in "${NS_LIST[@]}"; do ip netns del "$ns" 2>/dev/null; done
+	rm -rf "$TMPDIR_T"
+	exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+on_exit() { CLEANUP_HOOKS+=("$*"); }
+
+# TAP
+ok() { T_N=$((T_N + 1)); echo "ok $T_N - $*"; }
+not_ok() { T_N=$((T_N + 1)); T_FAIL=$((T_FAIL + 1)); echo "not ok $T_N - $*"; }
+skip() { T_N=$((T_N + 1)); echo "ok $T_N # SKIP $*"; }
+skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+diag() { echo "# $*"; }
+done_testing() {
+	echo "1..$T_N"
+	[ "$T_FAIL" = 0 ]
+	exit $?
+}
+
+# check DESC CMD...: ok when CMD succeeds
+check() {
+	local desc=$1
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; diag "failed: $*"; fi
+}
+# is ACTUAL EXPECTED DESC
+is() {
+	if [ "$1" = "$2" ]; then ok "$3"; else not_ok "$3"; diag "got '$1', expected '$2'"; fi
+}
+# ge ACTUAL MIN DESC (numbers)
+ge() {
+	if [ "${1:-0}" -ge "$2" ] 2>/dev/null; then ok "$3"; else not_ok "$3"; diag "got '${1:-}', expected >= $2"; fi
+}
+# le ACTUAL MAX DESC (numbers)
+le() {
+	if [ "${1:-x}" -le "$2" ] 2>/dev/null; then ok "$3"; else not_ok "$3"; diag "got '${1:-}', expected <= $2"; fi
+}
+# like STRING REGEX DESC
+like() {
+	if [[ "$1" =~ $2 ]]; then ok "$3"; else not_ok "$3"; diag "got '$1', expected to match /$2/"; fi
+}
+
+# setup_ns ROLE...: creates bpfwd-ROLE-SUFFIX and sets $ROLE to its name
+setup_ns() {
+	local role ns
+	for role in "$@"; do
+		ns="bpfwd-$role-$SUFFIX"
+		ip netns add "$ns" || return 1
+		NS_LIST+=("$ns")
+		ip -n "$ns" link set lo up
+		printf -v "$role" '%s' "$ns"
+	done
+}
+
+# in_ns NS CMD...: runs CMD in NS by setns (nsenter), keeping our mounts
+# (unlike `ip netns exec`, which remounts /sys and hides the bpffs)
+in_ns() {
+	local ns=$1
+	shift
+	nsenter --net="/run/netns/$ns" "$@"
+}
+
+# bpfwd_ns NS ARGS...: bpfwd -n NS
+bpfwd_ns() {
+	local ns=$1
+	shift
+	"$BPFWD" -n "$ns" "$@"
+}
+
+# topo: gen --(g0 | d0)-- dut --(d1 | s0)-- sink, one queue per veth,
+# gen 192.0.2.1/24, sink 192.0.2.2/24 (addresses live only in these
+# namespaces).  Sets $gen $dut $sink.
+topo() {
+	setup_ns gen dut sink || return 1
+	ip -n "$dut" link add d0 numtxqueues 1 numrxqueues 1 type veth \
+		peer g0 numtxqueues 1 numrxqueues 1 netns "$gen" || return 1
+	ip -n "$dut" link add d1 numtxqueues 1 numrxqueues 1 type veth \
+		peer s0 numtxqueues 1 numrxqueues 1 netns "$sink" || return 1
+	ip -n "$dut" link set d0 up
+	ip -n "$dut" link set d1 up
+	ip -n "$gen" addr add 192.0.2.1/24 dev g0
+	ip -n "$gen" link set g0 up
+	ip -n "$sink" addr add 192.0.2.2/24 dev s0
+	ip -n "$sink" link set s0 up
+	# static neighbours: no ARP needed for one-way tests
+	local gmac smac
+	gmac=$(ip -n "$gen" -j link show g0 | jq -r '.[0].address')
+	smac=$(ip -n "$sink" -j link show s0 | jq -r '.[0].address')
+	ip -n "$gen" neigh replace 192.0.2.2 lladdr "$smac" dev g0 nud permanent
+	ip -n "$sink" neigh replace 192.0.2.1 lladdr "$gmac" dev s0 nud permanent
+}
+
+# rx_packets NS DEV: the device's received packet count
+rx_packets() {
+	ip -n "$1" -s -j link show "$2" | jq '.[0].stats64.rx.packets'
+}
+
+# udp_noports NS: UDP datagrams the namespace's stack received for a port
+# nobody listens on (how the tests count UDP that arrived at a stack)
+udp_noports() {
+	in_ns "$1" awk '/^Udp: [0-9]/ { print $3; exit }' /proc/net/snmp
+}
+
+# send_udp NS DST N: N datagrams to DST port 9 from NS (bash /dev/udp)
+send_udp() {
+	in_ns "$1" bash -c 'for ((i = 0; i < '"$3"'; i++)); do echo x > /dev/udp/'"$2"'/9; done' 2>/dev/null
+}
+
+# stats_of NS DEV FIELD: a counter from bpfwd -j stats
+stats_of() {
+	bpfwd_ns "$1" -j stats dev "$2" | jq ".[0].$3"
+}
+
+need_bpfwd() {
+	[ -x "$BPFWD" ] || skip_all "build/bpfwd missing: run make"
+}
