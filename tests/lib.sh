@@ -94,6 +94,9 @@ setup_ns() {
 		ip netns add "$ns" || return 1
 		NS_LIST+=("$ns")
 		ip -n "$ns" link set lo up
+		# no IPv6 autoconf chatter in the counters
+		in_ns "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+			net.ipv6.conf.default.disable_ipv6=1
 		printf -v "$role" '%s' "$ns"
 	done
 }
@@ -145,6 +148,11 @@ rx_packets() {
 # nobody listens on (how the tests count UDP that arrived at a stack)
 udp_noports() {
 	in_ns "$1" awk '/^Udp: [0-9]/ { print $3; exit }' /proc/net/snmp
+}
+
+# ip_inreceives NS: IPv4 packets the namespace's stack received
+ip_inreceives() {
+	in_ns "$1" awk '/^Ip: [0-9]/ { print $4; exit }' /proc/net/snmp
 }
 
 # send_udp NS DST N: N datagrams to DST port 9 from NS (bash /dev/udp)
