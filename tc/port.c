@@ -181,7 +181,8 @@ static bool owned(const struct table *t, const struct bpfwd_port *p)
 }
 
 /* Finds the port's entry: the namespace's table first, then the stock
- * one (entries this namespace wrote).  Returns 0, or -ENOENT.
+ * one (entries this namespace wrote).  Returns 0, -ENOENT (no message),
+ * or another -errno that table_open() already reported (a stale pin).
  */
 static int find_port(uint32_t ifindex, struct table *t, struct bpfwd_port *p)
 {
@@ -253,12 +254,15 @@ static int port_add(struct port_cfg *c)
 		c->hook = kernel_has_tcx() ? BPFWD_HOOK_TCX : BPFWD_HOOK_TC;
 	if (c->hook == BPFWD_HOOK_NONE)
 		c->prio = 0;
-	if (!find_port(c->in, &t, &old)) {
+	err = find_port(c->in, &t, &old);
+	if (!err) {
 		p_err("%s: already a port (to ifindex %u, hook %s); use port replace or port del",
 		      c->dev, old.target, hook_name(old.hook));
 		table_close(&t);
 		return BPFWD_EXIT_FAIL;
 	}
+	if (err != -ENOENT)
+		return BPFWD_EXIT_FAIL;
 	err = table_open(&t, c->hook == BPFWD_HOOK_NONE, true);
 	if (err)
 		return BPFWD_EXIT_FAIL;
@@ -317,8 +321,10 @@ static int port_replace(struct port_cfg *c)
 
 	if (resolve(c))
 		return BPFWD_EXIT_FAIL;
-	if (find_port(c->in, &t, &old)) {
-		p_err("%s: not a port; use port add", c->dev);
+	err = find_port(c->in, &t, &old);
+	if (err) {
+		if (err == -ENOENT)
+			p_err("%s: not a port; use port add", c->dev);
 		return BPFWD_EXIT_FAIL;
 	}
 	if (c->has_hook && c->hook != old.hook) {
@@ -375,8 +381,10 @@ static int port_del(struct port_cfg *c)
 	in = ifindex_of(c->dev, NULL);
 	if (in < 0)
 		return BPFWD_EXIT_FAIL;
-	if (find_port(in, &t, &p)) {
-		p_err("%s: not a port", c->dev);
+	err = find_port(in, &t, &p);
+	if (err) {
+		if (err == -ENOENT)
+			p_err("%s: not a port", c->dev);
 		return BPFWD_EXIT_FAIL;
 	}
 	err = detach_port(&t, in, c->dev, p.flags & BPFWD_F_AT_EGRESS, p.hook,
