@@ -111,8 +111,8 @@ int cmd_select(const struct cmd *cmds, int argc, char **argv,
 		}
 		if (matches(argv[0], cmds[i].name)) {
 			if (hit)
-				return usage_err("%s: ambiguous %s \"%s\" (%s or %s?)",
-						 what, what, argv[0], hit->name,
+				return usage_err("ambiguous %s \"%s\" (%s or %s?)",
+						 what, argv[0], hit->name,
 						 cmds[i].name);
 			hit = &cmds[i];
 		}
