@@ -165,15 +165,20 @@ int rd_peer(struct __sk_buff *skb)
 	return account(s, skb, bpf_redirect_peer(p->target, 0));
 }
 
-/* Out of the target with the L2 header filled from the neighbour table
- * (IPv4/IPv6 only), as a router port does.
+/* Out of the target with the L2 header filled from the neighbour table,
+ * as a router port does.  The kernel can only do that for IPv4/IPv6, so
+ * everything else (ARP above all) passes to the stack, which answers it.
  */
 SEC("redirect_neigh")
 int rd_neigh(struct __sk_buff *skb)
 {
 	struct bpfwd_stats *s = NULL;
-	const struct bpfwd_port *p = port_lookup(skb, &s);
+	const struct bpfwd_port *p;
 
+	if (skb->protocol != bpf_htons(ETH_P_IP) &&
+	    skb->protocol != bpf_htons(ETH_P_IPV6))
+		return TC_ACT_OK;
+	p = port_lookup(skb, &s);
 	if (!p)
 		return TC_ACT_OK;
 	return account(s, skb, bpf_redirect_neigh(p->target, NULL, 0, 0));

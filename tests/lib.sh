@@ -116,27 +116,46 @@ bpfwd_ns() {
 	"$BPFWD" -n "$ns" "$@"
 }
 
-# topo: gen --(g0 | d0)-- dut --(d1 | s0)-- sink, one queue per veth,
-# gen 192.0.2.1/24, sink 192.0.2.2/24 (addresses live only in these
-# namespaces).  Sets $gen $dut $sink.
+# topo [TAG]: gen --(g0 | d0)-- dut --(d1 | s0)-- sink, one queue per
+# veth, gen 192.0.2.1/24, sink 192.0.2.2/24 (addresses live only in
+# these namespaces).  Sets $gen $dut $sink, or $genTAG $dutTAG $sinkTAG.
 topo() {
-	setup_ns gen dut sink || return 1
-	ip -n "$dut" link add d0 numtxqueues 1 numrxqueues 1 type veth \
-		peer g0 numtxqueues 1 numrxqueues 1 netns "$gen" || return 1
-	ip -n "$dut" link add d1 numtxqueues 1 numrxqueues 1 type veth \
-		peer s0 numtxqueues 1 numrxqueues 1 netns "$sink" || return 1
-	ip -n "$dut" link set d0 up
-	ip -n "$dut" link set d1 up
-	ip -n "$gen" addr add 192.0.2.1/24 dev g0
-	ip -n "$gen" link set g0 up
-	ip -n "$sink" addr add 192.0.2.2/24 dev s0
-	ip -n "$sink" link set s0 up
+	local tag=${1:-} g d s gmac smac
+	setup_ns "gen$tag" "dut$tag" "sink$tag" || return 1
+	eval "g=\$gen$tag d=\$dut$tag s=\$sink$tag"
+	ip -n "$d" link add d0 numtxqueues 1 numrxqueues 1 type veth \
+		peer g0 numtxqueues 1 numrxqueues 1 netns "$g" || return 1
+	ip -n "$d" link add d1 numtxqueues 1 numrxqueues 1 type veth \
+		peer s0 numtxqueues 1 numrxqueues 1 netns "$s" || return 1
+	ip -n "$d" link set d0 up
+	ip -n "$d" link set d1 up
+	ip -n "$g" addr add 192.0.2.1/24 dev g0
+	ip -n "$g" link set g0 up
+	ip -n "$s" addr add 192.0.2.2/24 dev s0
+	ip -n "$s" link set s0 up
 	# static neighbours: no ARP needed for one-way tests
-	local gmac smac
-	gmac=$(ip -n "$gen" -j link show g0 | jq -r '.[0].address')
-	smac=$(ip -n "$sink" -j link show s0 | jq -r '.[0].address')
-	ip -n "$gen" neigh replace 192.0.2.2 lladdr "$smac" dev g0 nud permanent
-	ip -n "$sink" neigh replace 192.0.2.1 lladdr "$gmac" dev s0 nud permanent
+	gmac=$(mac_of "$g" g0)
+	smac=$(mac_of "$s" s0)
+	ip -n "$g" neigh replace 192.0.2.2 lladdr "$smac" dev g0 nud permanent
+	ip -n "$s" neigh replace 192.0.2.1 lladdr "$gmac" dev s0 nud permanent
+}
+
+# topo_del: removes the namespaces made so far (for a test that builds
+# several topologies one after the other)
+topo_del() {
+	local ns
+	for ns in "${NS_LIST[@]}"; do ip netns del "$ns" 2>/dev/null; done
+	NS_LIST=()
+}
+
+# mac_of NS DEV
+mac_of() {
+	ip -n "$1" -j link show "$2" | jq -r '.[0].address'
+}
+
+# tx_packets NS DEV: the device's transmitted packet count
+tx_packets() {
+	ip -n "$1" -s -j link show "$2" | jq '.[0].stats64.tx.packets'
 }
 
 # rx_packets NS DEV: the device's received packet count
