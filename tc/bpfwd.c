@@ -110,8 +110,10 @@ int bpfwd_main(int argc, char **argv)
 	loader_set_print();
 	optind = 0;	/* also resets getopt state inside tc */
 	opterr = 0;
-	/* "+": stop at the object; its arguments are not options */
-	while ((c = getopt_long(argc, argv, "+jpn:vb:Vh", lopts, NULL)) >= 0) {
+	/* "+": stop at the object; its arguments are not options.
+	 * ":": a missing value is ':', not an "unknown option" '?'
+	 */
+	while ((c = getopt_long(argc, argv, "+:jpn:vb:Vh", lopts, NULL)) >= 0) {
 		switch (c) {
 		case 'j':
 			opts.json = true;
@@ -134,6 +136,9 @@ int bpfwd_main(int argc, char **argv)
 		case 'h':
 			do_help(0, NULL);
 			return BPFWD_EXIT_OK;
+		case ':':
+			return usage_err("option %s needs a value, try bpfwd help",
+					 argv[optind - 1]);
 		default:
 			if (optopt)
 				return usage_err("unknown option -%c, try bpfwd help", optopt);
