@@ -38,6 +38,7 @@ int port_help(int argc, char **argv)
 	printf("Usage: bpfwd port { add | replace } PORT_SPEC\n"
 	       "       bpfwd port del dev IN\n"
 	       "       bpfwd port show [ dev IN ]\n"
+	       "       bpfwd port flush\n"
 	       HELP_SPEC_PORT);
 	return BPFWD_EXIT_OK;
 }
@@ -372,6 +373,21 @@ fail:
 	return BPFWD_EXIT_FAIL;
 }
 
+/* Detaches the port's program and removes its entry and counters. */
+static int remove_port(struct table *t, uint32_t ifindex, const char *dev,
+		       const struct bpfwd_port *p)
+{
+	int err;
+
+	err = detach_port(t, ifindex, dev, p->flags & BPFWD_F_AT_EGRESS,
+			  p->hook, p->prio, p->flags & BPFWD_F_OWN_CLSACT);
+	if (err)
+		return err;
+	port_delete(t, ifindex);
+	stats_clear(t, p->slot);
+	return 0;
+}
+
 static int port_del(struct port_cfg *c)
 {
 	struct bpfwd_port p;
@@ -387,17 +403,46 @@ static int port_del(struct port_cfg *c)
 			p_err("%s: not a port", c->dev);
 		return BPFWD_EXIT_FAIL;
 	}
-	err = detach_port(&t, in, c->dev, p.flags & BPFWD_F_AT_EGRESS, p.hook,
-			  p.prio, p.flags & BPFWD_F_OWN_CLSACT);
-	if (err) {
-		table_close(&t);
-		return BPFWD_EXIT_FAIL;
-	}
-	port_delete(&t, in);
-	stats_clear(&t, p.slot);
+	err = remove_port(&t, in, c->dev, &p);
 	table_gc(&t);
 	table_close(&t);
-	return BPFWD_EXIT_OK;
+	return err ? BPFWD_EXIT_FAIL : BPFWD_EXIT_OK;
+}
+
+/* Removes every port of this namespace, also those whose device is gone
+ * (a deleted veth takes its filters along but leaves the entry).
+ */
+static int port_flush(int argc, char **argv)
+{
+	static struct bpfwd_port p[BPFWD_MAX_PORTS];
+	static uint32_t idx[BPFWD_MAX_PORTS];
+	char name[IF_NAMESIZE];
+	struct table t;
+	int s, i, n, err, ret = BPFWD_EXIT_OK;
+
+	opts.cmd = "port flush";
+	if (argc > 0)
+		return usage_err("unknown argument \"%s\"", *argv);
+	if (need_root())
+		return BPFWD_EXIT_FAIL;
+	for (s = 0; s < 2; s++) {
+		err = table_open(&t, s, false);
+		if (err == -ENOENT)
+			continue;
+		if (err)
+			return BPFWD_EXIT_FAIL;
+		n = port_list(&t, idx, p, BPFWD_MAX_PORTS);
+		for (i = 0; i < n && i < BPFWD_MAX_PORTS; i++) {
+			if (!owned(&t, &p[i]))
+				continue;
+			if (remove_port(&t, idx[i], ifname_of(idx[i], name),
+					&p[i]))
+				ret = BPFWD_EXIT_FAIL;
+		}
+		table_gc(&t);
+		table_close(&t);
+	}
+	return ret;
 }
 
 static void show_one(struct table *t, uint32_t ifindex,
@@ -518,6 +563,7 @@ int do_port(int argc, char **argv)
 		{ "replace", do_replace },
 		{ "delete", do_del },
 		{ "show", do_show },
+		{ "flush", port_flush },
 		{ "list", do_show },
 		{ "help", port_help },
 		{ 0 }

@@ -59,7 +59,6 @@ for hook in $hooks; do
 	in_ns "$dut" ip addr add 192.0.2.254/24 dev d0
 	in_ns "$dut" ip addr add 198.51.100.1/24 dev d1
 	in_ns "$sink" ip addr add 198.51.100.2/24 dev s0
-	in_ns "$sink" ip route add 192.0.2.0/24 via 198.51.100.1
 	in_ns "$gen" ip route add 198.51.100.0/24 via 192.0.2.254
 	in_ns "$dut" ip neigh replace 198.51.100.2 lladdr "$(mac_of "$sink" s0)" dev d1 nud permanent
 	bpfwd_ns "$dut" port add dev d0 to d1 mode neigh hook "$hook"
