@@ -176,11 +176,6 @@ static const char *section_of(uint32_t mode, bool to_ingress)
 	return to_ingress ? "redirect_recv" : "redirect_xmit";
 }
 
-static bool owned(const struct table *t, const struct bpfwd_port *p)
-{
-	return !t->stock || p->netns == netns_cookie();
-}
-
 /* Finds the port's entry: the namespace's table first, then the stock
  * one (entries this namespace wrote).  Returns 0, -ENOENT (no message),
  * or another -errno that table_open() already reported (a stale pin).
@@ -195,7 +190,7 @@ static int find_port(uint32_t ifindex, struct table *t, struct bpfwd_port *p)
 			continue;
 		if (err)
 			return err;
-		if (!port_get(t, ifindex, p) && owned(t, p))
+		if (!port_get(t, ifindex, p) && port_owned(t, p))
 			return 0;
 		table_close(t);
 	}
@@ -412,37 +407,23 @@ static int port_del(struct port_cfg *c)
 /* Removes every port of this namespace, also those whose device is gone
  * (a deleted veth takes its filters along but leaves the entry).
  */
+static int flush_one(struct table *t, uint32_t ifindex,
+		     const struct bpfwd_port *p, void *data)
+{
+	char name[IF_NAMESIZE];
+
+	return remove_port(t, ifindex, ifname_of(ifindex, name), p);
+}
+
 static int port_flush(int argc, char **argv)
 {
-	static struct bpfwd_port p[BPFWD_MAX_PORTS];
-	static uint32_t idx[BPFWD_MAX_PORTS];
-	char name[IF_NAMESIZE];
-	struct table t;
-	int s, i, n, err, ret = BPFWD_EXIT_OK;
-
 	opts.cmd = "port flush";
 	if (argc > 0)
 		return usage_err("unknown argument \"%s\"", *argv);
 	if (need_root())
 		return BPFWD_EXIT_FAIL;
-	for (s = 0; s < 2; s++) {
-		err = table_open(&t, s, false);
-		if (err == -ENOENT)
-			continue;
-		if (err)
-			return BPFWD_EXIT_FAIL;
-		n = port_list(&t, idx, p, BPFWD_MAX_PORTS);
-		for (i = 0; i < n && i < BPFWD_MAX_PORTS; i++) {
-			if (!owned(&t, &p[i]))
-				continue;
-			if (remove_port(&t, idx[i], ifname_of(idx[i], name),
-					&p[i]))
-				ret = BPFWD_EXIT_FAIL;
-		}
-		table_gc(&t);
-		table_close(&t);
-	}
-	return ret;
+	return ports_walk(flush_one, NULL, true) ? BPFWD_EXIT_FAIL :
+						  BPFWD_EXIT_OK;
 }
 
 static void show_one(struct table *t, uint32_t ifindex,
@@ -478,13 +459,21 @@ static void show_one(struct table *t, uint32_t ifindex,
 	close_json_object();
 }
 
+static int show_cb(struct table *t, uint32_t ifindex,
+		   const struct bpfwd_port *p, void *data)
+{
+	uint32_t only = *(uint32_t *)data;
+
+	if (!only || ifindex == only)
+		show_one(t, ifindex, p);
+	return 0;
+}
+
 static int port_show(int argc, char **argv)
 {
-	static struct bpfwd_port p[BPFWD_MAX_PORTS];
-	static uint32_t idx[BPFWD_MAX_PORTS];
 	struct port_cfg c = { 0 };
-	struct table t;
-	int in = 0, i, s, n, err;
+	uint32_t only = 0;
+	int in, err;
 
 	if (argc > 0) {
 		err = parse_port(argc, argv, &c, false);
@@ -493,26 +482,14 @@ static int port_show(int argc, char **argv)
 		in = ifindex_of(c.dev, NULL);
 		if (in < 0)
 			return BPFWD_EXIT_FAIL;
+		only = in;
 	}
 	json_begin();
 	open_json_array(NULL);
-	for (s = 0; s < 2; s++) {
-		err = table_open(&t, s, false);
-		if (err == -ENOENT)
-			continue;
-		if (err)
-			return BPFWD_EXIT_FAIL;
-		n = port_list(&t, idx, p, BPFWD_MAX_PORTS);
-		for (i = 0; i < n && i < BPFWD_MAX_PORTS; i++) {
-			if ((in && idx[i] != (uint32_t)in) || !owned(&t, &p[i]))
-				continue;
-			show_one(&t, idx[i], &p[i]);
-		}
-		table_close(&t);
-	}
+	err = ports_walk(show_cb, &only, false);
 	close_json_array();
 	json_end();
-	return BPFWD_EXIT_OK;
+	return err ? BPFWD_EXIT_FAIL : BPFWD_EXIT_OK;
 }
 
 static int port_cmd(int argc, char **argv, const char *name,

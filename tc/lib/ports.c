@@ -162,6 +162,39 @@ int slot_alloc(struct table *t, uint32_t *slot)
 	return -ENOSPC;
 }
 
+bool port_owned(const struct table *t, const struct bpfwd_port *p)
+{
+	return !t->stock || p->netns == netns_cookie();
+}
+
+int ports_walk(port_fn fn, void *data, bool gc)
+{
+	static struct bpfwd_port p[BPFWD_MAX_PORTS];
+	static uint32_t idx[BPFWD_MAX_PORTS];
+	int s, i, n, err, ret = 0;
+	struct table t;
+
+	for (s = 0; s < 2; s++) {
+		err = table_open(&t, s, false);
+		if (err == -ENOENT)
+			continue;
+		if (err)
+			return err;
+		n = port_list(&t, idx, p, BPFWD_MAX_PORTS);
+		for (i = 0; i < n && i < BPFWD_MAX_PORTS; i++) {
+			if (!port_owned(&t, &p[i]))
+				continue;
+			err = fn(&t, idx[i], &p[i], data);
+			if (err && !ret)
+				ret = err;
+		}
+		if (gc)
+			table_gc(&t);
+		table_close(&t);
+	}
+	return ret;
+}
+
 int stats_read(struct table *t, uint32_t slot, struct bpfwd_stats *sum,
 	       struct bpfwd_stats *percpu)
 {

@@ -38,6 +38,18 @@ int port_list(struct table *t, uint32_t *ifindex, struct bpfwd_port *p,
 	      int max);
 int slot_alloc(struct table *t, uint32_t *slot);
 
+/* Whether this namespace owns the entry (the stock table is shared). */
+bool port_owned(const struct table *t, const struct bpfwd_port *p);
+
+/* Calls @fn for every port this namespace owns, in its own table, then
+ * in the stock one.  Missing tables are skipped; the walk goes on past
+ * a failing @fn and returns its first error.  With @gc, tables left
+ * without ports lose their pins afterwards.
+ */
+typedef int (*port_fn)(struct table *t, uint32_t ifindex,
+		       const struct bpfwd_port *p, void *data);
+int ports_walk(port_fn fn, void *data, bool gc);
+
 /* Sums a slot over CPUs; @percpu, if not NULL, gets nr_cpus entries. */
 int stats_read(struct table *t, uint32_t slot, struct bpfwd_stats *sum,
 	       struct bpfwd_stats *percpu);
