@@ -87,6 +87,25 @@ static int collect(uint32_t only, struct row *rows, int max, bool percpu)
 	return r;
 }
 
+/* Text: a table, one column per counter (rates with /s); JSON: the
+ * same keys as numbers.
+ */
+static void print_header(bool rate)
+{
+	int i;
+
+	if (opts.json)
+		return;
+	printf("%-15s", "DEV");
+	for (i = 0; i < NFIELDS; i++) {
+		char h[24];
+
+		snprintf(h, sizeof(h), "%s%s", field_names[i], rate ? "/s" : "");
+		printf(" %12s", h);
+	}
+	putchar('\n');
+}
+
 static void print_fields(const struct bpfwd_stats *s,
 			 const struct bpfwd_stats *prev, double secs)
 {
@@ -94,32 +113,22 @@ static void print_fields(const struct bpfwd_stats *s,
 
 	for (i = 0; i < NFIELDS; i++) {
 		uint64_t v = field(s, i);
-		char fmt[48];
 
-		if (prev) {
-			double rate = (v - field(prev, i)) / secs;
-
-			snprintf(fmt, sizeof(fmt), " %s/s %%.0f", field_names[i]);
-			print_double(PRINT_ANY, field_names[i], fmt, rate);
-			continue;
-		}
-		/* text: zero error counters are noise */
-		if (i >= 2 && !v) {
-			print_u64(PRINT_JSON, field_names[i], NULL, v);
-			continue;
-		}
-		snprintf(fmt, sizeof(fmt), " %s %%llu", field_names[i]);
-		print_u64(PRINT_ANY, field_names[i], fmt, v);
+		if (prev)
+			print_double(PRINT_ANY, field_names[i], " %12.0f",
+				     (v - field(prev, i)) / secs);
+		else
+			print_u64(PRINT_ANY, field_names[i], " %12llu", v);
 	}
 }
 
 static void print_rows(struct row *rows, int n, struct row *prev, int pn,
 		       double secs, bool percpu)
 {
-	char name[IF_NAMESIZE];
+	char name[IF_NAMESIZE], label[24];
 	int i, j, c;
 
-	open_json_array(NULL);
+	print_header(prev);
 	for (i = 0; i < n; i++) {
 		const struct bpfwd_stats *ps = NULL;
 
@@ -149,8 +158,9 @@ static void print_rows(struct row *rows, int n, struct row *prev, int pn,
 				    !rows[i].cpu[c].dropped)
 					continue;
 				open_json_object(NULL);
-				print_u64(PRINT_ANY, "cpu", "\n    cpu%llu:",
-					  c);
+				snprintf(label, sizeof(label), "  cpu%d", c);
+				print_string(PRINT_FP, NULL, "\n%-15s", label);
+				print_u64(PRINT_JSON, "cpu", NULL, c);
 				print_fields(&rows[i].cpu[c], NULL, 0);
 				close_json_object();
 			}
@@ -159,7 +169,6 @@ static void print_rows(struct row *rows, int n, struct row *prev, int pn,
 		print_nl();
 		close_json_object();
 	}
-	close_json_array();
 }
 
 static void free_rows(struct row *rows, int n)
@@ -233,7 +242,9 @@ int do_stats(int argc, char **argv)
 	}
 	if (!interval) {
 		json_begin();
+		open_json_array(NULL);
 		print_rows(rows[cur], n[cur], NULL, 0, 0, percpu);
+		close_json_array();
 		json_end();
 		free_rows(rows[cur], n[cur]);
 		return BPFWD_EXIT_OK;
@@ -248,9 +259,15 @@ int do_stats(int argc, char **argv)
 		if (n[cur] < 0)
 			return BPFWD_EXIT_FAIL;
 		t1 = now();
+		/* -j: one object per interval, {"seconds": S, "rates": [..]} */
 		json_begin();
+		open_json_object(NULL);
+		print_double(PRINT_JSON, "seconds", NULL, t1 - t0);
+		open_json_array("rates");
 		print_rows(rows[cur], n[cur], rows[cur ^ 1], n[cur ^ 1],
 			   t1 - t0, false);
+		close_json_array();
+		close_json_object();
 		json_end();
 		if (!opts.json)
 			putchar('\n');
