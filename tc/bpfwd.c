@@ -33,7 +33,7 @@ static int do_help(int argc, char **argv)
 	(void)argv;
 	printf("Usage: bpfwd [OPTIONS] OBJECT { COMMAND | help }\n"
 	       "       bpfwd [OPTIONS] -b FILE\n"
-	       "where  OBJECT := { port | stats | probe }\n"
+	       "where  OBJECT := { port | stats | probe | gen }\n"
 	       "       " HELP_OPTIONS);
 	return BPFWD_EXIT_OK;
 }
@@ -42,6 +42,7 @@ static const struct cmd objects[] = {
 	{ "port", do_port },
 	{ "stats", do_stats },
 	{ "probe", do_probe },
+	{ "gen", do_gen },
 	{ "help", do_help },
 	{ 0 }
 };

@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Copyright (c) 2026 The bpfwd authors
+ *
+ * Device facts over rtnetlink and genetlink (libmnl): one request, one
+ * answer, no state kept.  Used by bpfwd gen to check a device before it
+ * sends and to count what the device really took, and by bpfwd bench.
+ */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <linux/genetlink.h>
+#include <linux/if_link.h>
+#include <linux/neighbour.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <libmnl/libmnl.h>
+
+#include "netdev.h"
+
+/* linux/netdev.h (kernel >= 6.3) */
+#define NETDEV_FAMILY_NAME		"netdev"
+#define NETDEV_CMD_DEV_GET		1
+#define NETDEV_A_DEV_IFINDEX		1
+#define NETDEV_A_DEV_XDP_FEATURES	3
+
+#define BUF_SZ 32768
+
+typedef int (*msg_cb)(const struct nlmsghdr *nlh, void *data);
+
+/* Sends one request on a new socket of @proto and feeds every answer to
+ * @cb until the ack or the end of the dump.
+ */
+static int talk(int proto, struct nlmsghdr *nlh, msg_cb cb, void *data)
+{
+	static char rbuf[BUF_SZ];
+	struct mnl_socket *nl;
+	uint32_t portid, seq = time(NULL);
+	int err = 0, ret;
+	ssize_t n;
+
+	nl = mnl_socket_open(proto);
+	if (!nl)
+		return -errno;
+	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		err = -errno;
+		goto out;
+	}
+	portid = mnl_socket_get_portid(nl);
+	nlh->nlmsg_seq = seq;
+	nlh->nlmsg_flags |= NLM_F_ACK;
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
+		err = -errno;
+		goto out;
+	}
+	for (;;) {
+		n = mnl_socket_recvfrom(nl, rbuf, sizeof(rbuf));
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		ret = mnl_cb_run(rbuf, n, seq, portid, cb, data);
+		if (ret < 0) {
+			err = errno ? -errno : -EPROTO;
+			break;
+		}
+		if (ret == MNL_CB_STOP)
+			break;
+	}
+out:
+	mnl_socket_close(nl);
+	return err;
+}
+
+struct link_arg {
+	struct link_info *li;
+};
+
+static int link_xdp_attr(const struct nlattr *a, void *data)
+{
+	struct link_info *li = data;
+
+	if (mnl_attr_get_type(a) == IFLA_XDP_PROG_ID &&
+	    mnl_attr_get_payload_len(a) >= 4)
+		li->xdp_prog_id = mnl_attr_get_u32(a);
+	return MNL_CB_OK;
+}
+
+static int link_info_attr(const struct nlattr *a, void *data)
+{
+	struct link_info *li = data;
+
+	if (mnl_attr_get_type(a) == IFLA_INFO_KIND)
+		snprintf(li->kind, sizeof(li->kind), "%s",
+			 (const char *)mnl_attr_get_payload(a));
+	return MNL_CB_OK;
+}
+
+static int link_attr(const struct nlattr *a, void *data)
+{
+	struct link_info *li = data;
+	const struct rtnl_link_stats64 *s;
+
+	switch (mnl_attr_get_type(a)) {
+	case IFLA_ADDRESS:
+		if (mnl_attr_get_payload_len(a) >= 6)
+			memcpy(li->mac, mnl_attr_get_payload(a), 6);
+		break;
+	case IFLA_MTU:
+		li->mtu = mnl_attr_get_u32(a);
+		break;
+	case IFLA_LINK:
+		li->link = mnl_attr_get_u32(a);
+		break;
+	case IFLA_LINK_NETNSID:
+		li->link_other_ns = true;
+		break;
+	case IFLA_LINKINFO:
+		mnl_attr_parse_nested(a, link_info_attr, li);
+		break;
+	case IFLA_XDP:
+		mnl_attr_parse_nested(a, link_xdp_attr, li);
+		break;
+	case IFLA_STATS64:
+		if (mnl_attr_get_payload_len(a) < sizeof(*s))
+			break;
+		s = mnl_attr_get_payload(a);
+		li->rx_packets = s->rx_packets;
+		li->tx_packets = s->tx_packets;
+		li->rx_dropped = s->rx_dropped;
+		li->tx_dropped = s->tx_dropped;
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+static int link_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct link_info *li = data;
+	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
+
+	li->up = ifi->ifi_flags & IFF_UP;
+	return mnl_attr_parse(nlh, sizeof(*ifi), link_attr, li);
+}
+
+int netdev_link(uint32_t ifindex, struct link_info *li)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct ifinfomsg *ifi;
+
+	memset(li, 0, sizeof(*li));
+	nlh->nlmsg_type = RTM_GETLINK;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	ifi->ifi_family = AF_UNSPEC;
+	ifi->ifi_index = ifindex;
+	return talk(NETLINK_ROUTE, nlh, link_cb, li);
+}
+
+static int family_attr(const struct nlattr *a, void *data)
+{
+	if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID)
+		*(uint16_t *)data = mnl_attr_get_u16(a);
+	return MNL_CB_OK;
+}
+
+static int family_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), family_attr,
+			      data);
+}
+
+static struct nlmsghdr *genl_msg(char *buf, uint16_t type, uint8_t cmd)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g;
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = cmd;
+	g->version = 1;
+	return nlh;
+}
+
+static int feat_attr(const struct nlattr *a, void *data)
+{
+	if (mnl_attr_get_type(a) == NETDEV_A_DEV_XDP_FEATURES &&
+	    mnl_attr_get_payload_len(a) >= 8)
+		*(uint64_t *)data = mnl_attr_get_u64(a);
+	return MNL_CB_OK;
+}
+
+static int feat_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), feat_attr, data);
+}
+
+int netdev_xdp_features(uint32_t ifindex, uint64_t *features)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	uint16_t id = 0;
+	int err;
+
+	nlh = genl_msg(buf, GENL_ID_CTRL, CTRL_CMD_GETFAMILY);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, NETDEV_FAMILY_NAME);
+	err = talk(NETLINK_GENERIC, nlh, family_cb, &id);
+	if (err == -ENOENT || (!err && !id))
+		return -EOPNOTSUPP;
+	if (err)
+		return err;
+	nlh = genl_msg(buf, id, NETDEV_CMD_DEV_GET);
+	mnl_attr_put_u32(nlh, NETDEV_A_DEV_IFINDEX, ifindex);
+	*features = 0;
+	return talk(NETLINK_GENERIC, nlh, feat_cb, features);
+}
+
+struct neigh_arg {
+	uint32_t ifindex;
+	int family;
+	const void *addr;
+	uint8_t *mac;
+	bool found;
+};
+
+struct neigh_attrs {
+	const struct nlattr *dst, *lladdr;
+};
+
+static int neigh_attr(const struct nlattr *a, void *data)
+{
+	struct neigh_attrs *na = data;
+
+	if (mnl_attr_get_type(a) == NDA_DST)
+		na->dst = a;
+	else if (mnl_attr_get_type(a) == NDA_LLADDR)
+		na->lladdr = a;
+	return MNL_CB_OK;
+}
+
+static int neigh_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct ndmsg *nd = mnl_nlmsg_get_payload(nlh);
+	struct neigh_arg *n = data;
+	struct neigh_attrs na = { 0 };
+	size_t alen = n->family == AF_INET ? 4 : 16;
+
+	if (nd->ndm_ifindex != (int)n->ifindex || nd->ndm_family != n->family ||
+	    (nd->ndm_state & (NUD_FAILED | NUD_INCOMPLETE)))
+		return MNL_CB_OK;
+	mnl_attr_parse(nlh, sizeof(*nd), neigh_attr, &na);
+	if (!na.dst || !na.lladdr || mnl_attr_get_payload_len(na.dst) != alen ||
+	    mnl_attr_get_payload_len(na.lladdr) != 6 ||
+	    memcmp(mnl_attr_get_payload(na.dst), n->addr, alen))
+		return MNL_CB_OK;
+	memcpy(n->mac, mnl_attr_get_payload(na.lladdr), 6);
+	n->found = true;
+	return MNL_CB_OK;
+}
+
+int netdev_neigh_mac(uint32_t ifindex, int family, const void *addr,
+		     uint8_t mac[6])
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct neigh_arg n = { ifindex, family, addr, mac, false };
+	struct ndmsg *nd;
+	int err;
+
+	nlh->nlmsg_type = RTM_GETNEIGH;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	nd = mnl_nlmsg_put_extra_header(nlh, sizeof(*nd));
+	nd->ndm_family = family;
+	err = talk(NETLINK_ROUTE, nlh, neigh_cb, &n);
+	if (err)
+		return err;
+	return n.found ? 0 : -ENOENT;
+}
+
+struct addr_arg {
+	uint32_t ifindex;
+	int family;
+	void *addr;
+	bool found;
+};
+
+static int addr_attr(const struct nlattr *a, void *data)
+{
+	const struct nlattr **local = data;
+
+	if (mnl_attr_get_type(a) == IFA_ADDRESS && !*local)
+		*local = a;
+	return MNL_CB_OK;
+}
+
+static int addr_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct ifaddrmsg *ifa = mnl_nlmsg_get_payload(nlh);
+	struct addr_arg *a = data;
+	const struct nlattr *at = NULL;
+	size_t alen = a->family == AF_INET ? 4 : 16;
+
+	if (a->found || ifa->ifa_index != a->ifindex ||
+	    ifa->ifa_family != a->family)
+		return MNL_CB_OK;
+	mnl_attr_parse(nlh, sizeof(*ifa), addr_attr, &at);
+	if (!at || mnl_attr_get_payload_len(at) != alen)
+		return MNL_CB_OK;
+	memcpy(a->addr, mnl_attr_get_payload(at), alen);
+	a->found = true;
+	return MNL_CB_OK;
+}
+
+int netdev_addr(uint32_t ifindex, int family, void *addr)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct addr_arg a = { ifindex, family, addr, false };
+	struct ifaddrmsg *ifa;
+	int err;
+
+	nlh->nlmsg_type = RTM_GETADDR;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
+	ifa->ifa_family = family;
+	err = talk(NETLINK_ROUTE, nlh, addr_cb, &a);
+	if (err)
+		return err;
+	return a.found ? 0 : -ENOENT;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Copyright (c) 2026 The bpfwd authors
+ *
+ * What the generator and the benchmark need to know about a device, read
+ * over netlink in the current namespace (sysfs may show another one):
+ * its address, its veth peer, its 64-bit counters, the XDP features the
+ * kernel advertises for it (genetlink "netdev", kernel >= 6.3) and a
+ * neighbour's MAC address.
+ */
+#ifndef __BPFWD_NETDEV_H
+#define __BPFWD_NETDEV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <netinet/in.h>
+
+/* netdev_xdp_act of the kernel's uapi linux/netdev.h (not in 6.1's) */
+#define BPFWD_XDP_ACT_BASIC	(1ULL << 0)
+#define BPFWD_XDP_ACT_REDIRECT	(1ULL << 1)
+#define BPFWD_XDP_ACT_NDO_XMIT	(1ULL << 2)
+
+struct link_info {
+	uint8_t mac[6];
+	uint32_t mtu;
+	uint32_t link;		/* IFLA_LINK: a veth's peer ifindex */
+	bool link_other_ns;	/* the peer lives in another namespace */
+	bool up;
+	char kind[16];		/* "veth", "bridge", ... or empty */
+	uint32_t xdp_prog_id;	/* 0: no XDP program */
+	uint64_t rx_packets, tx_packets, rx_dropped, tx_dropped;
+};
+
+int netdev_link(uint32_t ifindex, struct link_info *li);
+/* -EOPNOTSUPP when the kernel has no netdev genetlink family */
+int netdev_xdp_features(uint32_t ifindex, uint64_t *features);
+/* The neighbour table's MAC for @addr (AF_INET or AF_INET6) on @ifindex;
+ * -ENOENT when there is no usable entry.
+ */
+int netdev_neigh_mac(uint32_t ifindex, int family, const void *addr,
+		     uint8_t mac[6]);
+/* The first address of @family on @ifindex; -ENOENT when none. */
+int netdev_addr(uint32_t ifindex, int family, void *addr);
+
+#endif /* __BPFWD_NETDEV_H */

@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Copyright (c) 2026 The bpfwd authors
+#
+# bpfwd gen sends exactly what it says: N UDP frames out of the gen veth,
+# forwarded by a bpfwd port through the dut, arrive at the sink's stack
+# as N datagrams with valid checksums (IPv4 and IPv6).  A veth whose peer
+# cannot take XDP frames is refused with the fix, and bad input is a
+# usage error.  No timing is asserted.
+source "$(dirname "$0")/../lib.sh"
+need_bpfwd
+
+N=1000
+
+# snmp NS PROTO FIELD: a counter of /proc/net/snmp (Udp, Ip, ...)
+snmp() {
+	in_ns "$1" awk -v p="$2:" -v f="$3" '
+		$1 == p && !h { for (i = 2; i <= NF; i++) col[$i] = i; h = 1; next }
+		$1 == p && h { print $col[f]; exit }' /proc/net/snmp
+}
+snmp6() {
+	in_ns "$1" awk -v f="$2" '$1 == f { print $2 }' /proc/net/snmp6
+}
+
+topo || { not_ok "topology"; done_testing; }
+
+# 1. the dut's d0 has no NAPI yet: gen must refuse and say how to fix it
+out=$(bpfwd_ns "$gen" gen dev g0 count 10 2>&1)
+is "$?" 1 "gen into a veth whose peer has no NAPI fails"
+like "$out" "gro on" "and tells the user to turn GRO (NAPI) on at the peer"
+is "$(rx_packets "$dut" d0)" 0 "and nothing reached the peer"
+
+# 2. NAPI on, a port forwarding d0 -> d1: exactly N at the sink's stack
+in_ns "$dut" ethtool -K d0 gro on >/dev/null
+check "port add d0 -> d1" bpfwd_ns "$dut" port add dev d0 to d1 hook tc
+noports0=$(snmp "$sink" Udp NoPorts)
+csumerr0=$(snmp "$sink" Udp InCsumErrors)
+rx0=$(rx_packets "$sink" s0)
+js=$(bpfwd_ns "$gen" -j gen dev g0 count $N flows 4 cpu 0)
+if jq -e . >/dev/null 2>&1 <<<"$js"; then ok "gen -j prints valid JSON"; else not_ok "gen -j prints valid JSON"; diag "$js"; fi
+is "$(jq .frames <<<"$js")" $N "gen reports $N frames"
+is "$(jq .dropped <<<"$js")" 0 "gen reports no drops"
+is "$(jq .flows <<<"$js")" 4 "gen reports 4 flows"
+sleep 0.3
+is "$(($(rx_packets "$sink" s0) - rx0))" $N "sink's s0 received exactly $N frames"
+is "$(($(snmp "$sink" Udp NoPorts) - noports0))" $N \
+	"sink's UDP stack took exactly $N datagrams (checksums valid)"
+is "$(($(snmp "$sink" Udp InCsumErrors) - csumerr0))" 0 "no UDP checksum errors"
+is "$(stats_of "$dut" d0 packets)" $N "the dut's port forwarded exactly $N"
+
+# 3. IPv6 with explicit addresses
+in_ns "$sink" sysctl -qw net.ipv6.conf.s0.disable_ipv6=0
+ip -n "$sink" addr add 2001:db8::2/64 dev s0 nodad
+smac=$(ip -n "$sink" -j link show s0 | jq -r '.[0].address')
+noports0=$(snmp6 "$sink" Udp6NoPorts)
+csumerr0=$(snmp6 "$sink" Udp6InCsumErrors)
+js=$(bpfwd_ns "$gen" -j gen dev g0 count $N ipv6 src 2001:db8::1 dst "$smac/2001:db8::2")
+is "$(jq -r .proto <<<"$js")" udp6 "gen ipv6 sends UDP/IPv6"
+sleep 0.3
+is "$(($(snmp6 "$sink" Udp6NoPorts) - noports0))" $N \
+	"sink's UDP6 stack took exactly $N datagrams (checksums valid)"
+is "$(($(snmp6 "$sink" Udp6InCsumErrors) - ${csumerr0:-0}))" 0 "no UDP6 checksum errors"
+
+# 4. bad input
+bpfwd_ns "$gen" gen count 10 >/dev/null 2>&1
+is "$?" 2 "gen without dev is a usage error"
+bpfwd_ns "$gen" gen dev g0 count 10 duration 1 >/dev/null 2>&1
+is "$?" 2 "count with duration is a usage error"
+out=$(bpfwd_ns "$gen" gen dev nosuch0 count 10 2>&1)
+is "$?" 1 "gen on a missing device fails"
+like "$out" "gen nosuch0: no such device" "and names command, device and cause"
+bpfwd_ns "$gen" gen dev g0 size 40 >/dev/null 2>&1
+is "$?" 1 "a frame size below the minimum fails"
+
+bpfwd_ns "$dut" port del dev d0
+done_testing
