@@ -1,0 +1,26 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Copyright (c) 2026 The bpfwd authors
+#
+# The host's own suites (tests/netns, tests/cli), run again inside the
+# guest kernel: one result per .t file, its TAP shown as a subtest. prove
+# is not in the guest, so this is a small runner of its own.
+source "$(dirname "$0")/../lib.sh"
+need_bpfwd
+
+for t in "$TOP"/tests/netns/*.t "$TOP"/tests/cli/*.t; do
+	[ -f "$t" ] || continue
+	name=${t#"$TOP"/tests/}
+	echo "# Subtest: $name"
+	out=$(BPFWD_UNSHARED= timeout 300 bash "$t" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | sed 's/^/    /'
+	if printf '%s\n' "$out" | grep -q '^1\.\.0 *# *SKIP'; then
+		skip "$name: $(printf '%s\n' "$out" | sed -n 's/^1\.\.0 *# *SKIP *//p')"
+	elif [ $rc = 0 ] && ! printf '%s\n' "$out" | grep -q '^not ok'; then
+		ok "$name"
+	else
+		not_ok "$name (exit $rc)"
+	fi
+done
+done_testing
