@@ -16,10 +16,17 @@
  */
 #define BPFWD_MAP_PORTS		"bpfwd_ports"
 #define BPFWD_MAP_STATS		"bpfwd_stats"
+/* XDP maps (xdp.o), pinned by name in the namespace's own directory */
+#define BPFWD_MAP_DEVMAP	"bpfwd_devmap"	/* mode map: slot -> target */
+#define BPFWD_MAP_CPUMAP	"bpfwd_cpumap"	/* mode cpumap: cpu -> queue */
+#define BPFWD_MAP_CPUS		"bpfwd_cpus"	/* mode cpumap: slot -> cpus */
+#define BPFWD_MAP_CPUSTAT	"bpfwd_cpustat"	/* cpumap side, per CPU */
+#define BPFWD_MAP_KTHREAD	"bpfwd_kthread"	/* cpumap kthreads, per CPU */
+#define BPFWD_MAP_FLOOD		"bpfwd_flood"	/* mode flood: the group */
 
 #define BPFWD_MAX_PORTS		1024	/* entries in bpfwd_ports */
 #define BPFWD_MAX_SLOTS		1024	/* slots in bpfwd_stats */
-#define BPFWD_SLOT_UNMATCHED	0	/* frames with no table entry */
+#define BPFWD_SLOT_UNMATCHED	0	/* frames passed to the stack */
 
 /* bpfwd_port.mode: what the CLI configured; the program's section decides */
 enum bpfwd_mode {
@@ -27,6 +34,11 @@ enum bpfwd_mode {
 	BPFWD_MODE_CLONE	= 1,	/* bpf_clone_redirect(), drop original */
 	BPFWD_MODE_PEER		= 2,	/* bpf_redirect_peer() */
 	BPFWD_MODE_NEIGH	= 3,	/* bpf_redirect_neigh() */
+	BPFWD_MODE_MAP		= 4,	/* XDP: bpf_redirect_map(devmap, slot) */
+	BPFWD_MODE_CPUMAP	= 5,	/* XDP: to a cpumap CPU, then target
+					 * (0: pass to the stack there)
+					 */
+	BPFWD_MODE_FLOOD	= 6,	/* XDP: to every other flood port */
 	__BPFWD_MODE_MAX,
 };
 
@@ -44,6 +56,7 @@ enum bpfwd_hook {
 #define BPFWD_F_INGRESS		(1U << 0)	/* to the target's ingress */
 #define BPFWD_F_AT_EGRESS	(1U << 1)	/* attached at IN's egress */
 #define BPFWD_F_OWN_CLSACT	(1U << 2)	/* bpfwd created IN's clsact */
+#define BPFWD_F_XDP_GENERIC	(1U << 3)	/* XDP attached in skb mode */
 
 /* Key of bpfwd_ports: the ingress port's ifindex (__u32). */
 
@@ -59,7 +72,8 @@ struct bpfwd_port {
 };
 
 /* Value of bpfwd_stats (per CPU, indexed by bpfwd_port.slot).  Slot 0
- * counts frames that found no table entry (passed to the stack).
+ * counts the frames the programs passed to the stack untouched: no table
+ * entry, or (redirect_neigh) not IPv4/IPv6.
  */
 struct bpfwd_stats {
 	__u64 packets;		/* frames forwarded (slot 0: passed) */
@@ -72,7 +86,52 @@ struct bpfwd_stats {
 	__u64 vlan;		/* 802.1Q/802.1ad tagged frames (still handled) */
 };
 
+/* XDP: mode redirect uses bpf_redirect(target); mode map redirects
+ * through bpfwd_devmap (DEVMAP, BPFWD_MAX_SLOTS entries of struct
+ * bpf_devmap_val) at index port.slot, which holds the target.  Mode flood
+ * broadcasts to every entry of bpfwd_flood (DEVMAP_HASH keyed by ifindex)
+ * but the ingress port.
+ */
+
+/* Value of bpfwd_cpus (ARRAY keyed by port.slot): the CPUs a cpumap
+ * port spreads its frames over (by a flow hash), and their queue size.
+ * bpfwd_cpumap (CPUMAP keyed by CPU) holds the queues themselves.
+ */
+#define BPFWD_MAX_CPU_LIST	62
+struct bpfwd_cpus {
+	__u32 count;		/* entries in cpu[] */
+	__u32 qsize;		/* cpumap queue size of these CPUs */
+	__u32 cpu[BPFWD_MAX_CPU_LIST];
+};
+
+/* Value of bpfwd_cpustat (PERCPU_ARRAY keyed by port.slot): what the
+ * cpumap program did on each remote CPU.
+ */
+struct bpfwd_cpustat {
+	__u64 packets;		/* frames the cpumap program ran on */
+	__u64 bytes;
+	__u64 passed;		/* XDP_PASS: to the stack on that CPU */
+	__u64 redirected;	/* sent on to the port's target */
+	__u64 err_redirect;	/* the redirect helper refused (dropped) */
+	__u64 no_cpu;		/* XDP side: no usable CPU in the list */
+	__u64 __pad[2];
+};
+
+/* Value of bpfwd_kthread (PERCPU_ARRAY, key 0): the xdp_cpumap_kthread
+ * tracepoint's figures for this namespace's bpfwd_cpumap, per CPU.
+ */
+struct bpfwd_kthread {
+	__u64 processed;	/* frames the kthread dequeued */
+	__u64 drops;		/* frames it dropped */
+	__u64 sched;		/* times it yielded the CPU */
+	__u64 runs;		/* tracepoint hits (bulk rounds) */
+	__u64 __pad[4];
+};
+
 #ifndef __bpf__
+_Static_assert(sizeof(struct bpfwd_cpus) == 256, "bpfwd_cpus abi");
+_Static_assert(sizeof(struct bpfwd_cpustat) == 64, "bpfwd_cpustat abi");
+_Static_assert(sizeof(struct bpfwd_kthread) == 64, "bpfwd_kthread abi");
 _Static_assert(sizeof(struct bpfwd_port) == 32, "bpfwd_port abi");
 _Static_assert(sizeof(struct bpfwd_stats) == 64, "bpfwd_stats abi");
 #endif

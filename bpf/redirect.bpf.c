@@ -45,6 +45,17 @@ static __always_inline struct bpfwd_stats *slot_stats(__u32 slot)
 	return bpf_map_lookup_elem(&bpfwd_stats, &slot);
 }
 
+/* Slot 0 counts the frames programs hand to the stack untouched. */
+static __always_inline void count_passed(struct __sk_buff *skb)
+{
+	struct bpfwd_stats *s = slot_stats(BPFWD_SLOT_UNMATCHED);
+
+	if (s) {
+		s->packets++;
+		s->bytes += skb->len;
+	}
+}
+
 /* Looks the port up and accounts the frame.  Returns the entry, or NULL
  * when the frame must pass (no entry, or an entry without target).
  */
@@ -57,11 +68,7 @@ port_lookup(struct __sk_buff *skb, struct bpfwd_stats **st)
 
 	p = bpf_map_lookup_elem(&bpfwd_ports, &ifindex);
 	if (!p) {
-		s = slot_stats(BPFWD_SLOT_UNMATCHED);
-		if (s) {
-			s->packets++;
-			s->bytes += skb->len;
-		}
+		count_passed(skb);
 		return NULL;
 	}
 	s = slot_stats(p->slot);
@@ -116,7 +123,8 @@ static __always_inline int do_clone(struct __sk_buff *skb, __u64 flags)
 		return TC_ACT_OK;
 	err = bpf_clone_redirect(skb, p->target, flags);
 	if (s) {
-		if (err) {
+		/* > 0 is NET_XMIT_CN: congested, but the clone was queued */
+		if (err < 0) {
 			s->err_clone++;
 		} else {
 			s->packets++;
@@ -176,8 +184,10 @@ int rd_neigh(struct __sk_buff *skb)
 	const struct bpfwd_port *p;
 
 	if (skb->protocol != bpf_htons(ETH_P_IP) &&
-	    skb->protocol != bpf_htons(ETH_P_IPV6))
+	    skb->protocol != bpf_htons(ETH_P_IPV6)) {
+		count_passed(skb);
 		return TC_ACT_OK;
+	}
 	p = port_lookup(skb, &s);
 	if (!p)
 		return TC_ACT_OK;

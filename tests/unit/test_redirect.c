@@ -505,7 +505,7 @@ struct section {
 	const char *name;
 	bool clone;
 	bool ingress;		/* BPF_F_INGRESS: clone seen coming in */
-	bool ip_only;		/* passes what is not IPv4/IPv6, uncounted */
+	bool ip_only;		/* passes what is not IPv4/IPv6 (slot 0) */
 	__u32 mode;
 	enum bpf_func_id helper;
 	const char *helper_name;
@@ -541,10 +541,13 @@ static void expect(const struct section *s, const struct tcase *c,
 	memset(unmatched, 0, sizeof(*unmatched));
 
 	if (s->ip_only && f->proto != ETH_P_IP && f->proto != ETH_P_IPV6) {
-		/* passed before the table lookup: no slot counts it (a
-		 * tagged frame too: in a test run the tag is still inline)
+		/* passed to the stack before the table lookup: slot 0
+		 * counts it (a tagged frame too: in a test run the tag is
+		 * still inline)
 		 */
 		*verdict = TC_ACT_OK;
+		unmatched->packets = r;
+		unmatched->bytes = r * f->len;
 		return;
 	}
 	if (c->port == P_NO_ENTRY) {
