@@ -146,8 +146,8 @@ static void print_rows(struct row *rows, int n, struct row *prev, int pn,
 			print_null(PRINT_JSON, "dev", NULL);
 		if (!rows[i].ifindex)
 			print_string(PRINT_FP, NULL, "%-15s",
-				     rows[i].stock ? "(unmatched,tc)" :
-						     "(unmatched)");
+				     rows[i].stock ? "(passed,tc)" :
+						     "(passed)");
 		print_string(PRINT_JSON, "table", NULL,
 			     rows[i].stock ? "stock" : "netns");
 		print_fields(&rows[i].s, ps, secs);
