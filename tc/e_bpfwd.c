@@ -8,6 +8,8 @@
  * tc's exit status.  Everything but that symbol is hidden, so tc's own
  * exported functions cannot shadow ours.
  */
+#include <dlfcn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,22 +22,33 @@ struct exec_util {
 	int (*parse_eopt)(struct exec_util *eu, int argc, char **argv);
 };
 
+/* tc's own -j and -p: globals the tc binary exports (NULL elsewhere) */
+static bool tc_flag(const char *name)
+{
+	int *v = dlsym(RTLD_DEFAULT, name);
+
+	return v && *v;
+}
+
 static int bpfwd_parse_eopt(struct exec_util *eu, int argc, char **argv)
 {
 	char *args[256];
-	int i, ret;
+	int i, n = 0, ret;
 
 	(void)eu;
-	if (argc > 254) {
+	if (argc > 252) {
 		fprintf(stderr, "bpfwd: too many arguments\n");
 		return 2;
 	}
 	/* bpfwd_main() wants argv[0] to be the program, as main() has it */
-	args[0] = "bpfwd";
+	args[n++] = "bpfwd";
+	/* `tc -j exec bpfwd ...` prints JSON like every other tc -j */
+	if (tc_flag("json"))
+		args[n++] = tc_flag("pretty") ? "-p" : "-j";
 	for (i = 0; i < argc; i++)
-		args[i + 1] = argv[i];
-	args[argc + 1] = NULL;
-	ret = bpfwd_main(argc + 1, args);
+		args[n++] = argv[i];
+	args[n] = NULL;
+	ret = bpfwd_main(n, args);
 	fflush(stdout);
 	return ret;
 }
