@@ -129,7 +129,8 @@ for sec in redirect_xmit redirect_recv clone_redirect_xmit \
 		"$sec: tc's filter stays"
 done
 
-# le32 N: the 4 little-endian bytes of N as bpftool wants them
+# le32 N: the 4 little-endian bytes of N as bpftool wants them (several
+# words: callers leave them unquoted)
 le32() {
 	printf '0x%02x 0x%02x 0x%02x 0x%02x' $(($1 & 255)) $(($1 >> 8 & 255)) \
 		$(($1 >> 16 & 255)) $(($1 >> 24 & 255))
@@ -153,6 +154,7 @@ check "bpftool: map update writes the entry" \
 	value $(le32 "$out") $(le32 0) $(le32 0) $(le32 0) $(le32 $slot) \
 	$(le32 0) $(le64 "${cookie:-0}")
 is "$(deliver 192.0.2.2 "$sink")" $N "bpftool: $N datagrams arrive at the sink"
+# shellcheck disable=SC2046
 sum=$(bpftool -j map lookup pinned "$STOCK/bpfwd_stats" key $(le32 $slot) |
 	jq '[.formatted.values[].value.packets] | add')
 ge "$sum" $N "bpftool: bpfwd_stats[$slot] counts them"
@@ -162,6 +164,7 @@ if [ -n "$cookie" ]; then
 	check "bpftool: bpfwd port del removes it" bpfwd_ns "$dut" port del dev d0
 else
 	skip "bpftool: no python3 to read the netns cookie for the entry"
+	# shellcheck disable=SC2046
 	bpftool map delete pinned "$STOCK/bpfwd_ports" key $(le32 "$in0")
 fi
 is "$(deliver 192.0.2.2 "$sink")" 0 "bpftool: without the entry nothing is forwarded"
