@@ -33,7 +33,7 @@ static int do_help(int argc, char **argv)
 	(void)argv;
 	printf("Usage: bpfwd [OPTIONS] OBJECT { COMMAND | help }\n"
 	       "       bpfwd [OPTIONS] -b FILE\n"
-	       "where  OBJECT := { port | stats | probe | gen }\n"
+	       "where  OBJECT := { port | stats | probe | gen | bench }\n"
 	       "       " HELP_OPTIONS);
 	return BPFWD_EXIT_OK;
 }
@@ -43,6 +43,7 @@ static const struct cmd objects[] = {
 	{ "stats", do_stats },
 	{ "probe", do_probe },
 	{ "gen", do_gen },
+	{ "bench", do_bench },
 	{ "help", do_help },
 	{ 0 }
 };

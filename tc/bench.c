@@ -1,0 +1,1404 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Copyright (c) 2026 The bpfwd authors
+ *
+ * bpfwd bench: how much faster than the Linux bridge is each way of
+ * forwarding, measured on this machine, in one command.
+ *
+ * It builds gen --veth-- dut --veth-- sink in namespaces of its own (or
+ * uses four given devices), then, round after round, sets up each
+ * method on the dut, offers XDP live frames from gen pinned to one CPU
+ * and counts what reaches the sink for a fixed window.  Methods are
+ * interleaved (each round starts one further down the list) and each is
+ * compared with the bridge measured in the same round, because on a
+ * small shared VM the rate of one window varies far more than the
+ * difference between methods.  Medians and spreads of those per-round
+ * ratios are the result; CPU pressure of other tasks during each window
+ * is logged and noisy windows are left out of the medians.
+ *
+ * Every forwarding row is counted the same way: by gen.o's cnt_tc_drop
+ * on the sink port's tc ingress (count, then drop), so no row pays for
+ * a sink stack.  The limit rows (tc-drop, xdp-drop) drop at the dut's
+ * ingress and are counted by their own drop program.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <net/if.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <linux/if_link.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpfwd.h"
+#include "lib/attach.h"
+#include "lib/json.h"
+#include "lib/livegen.h"
+#include "lib/netdev.h"
+#include "lib/nl.h"
+#include "lib/nsrun.h"
+#include "lib/pins.h"
+#include "lib/ports.h"
+#include "lib/util.h"
+#include "gen.skel.h"
+
+#define MAX_METHODS	32
+#define MAX_ROUNDS	100
+#define ERRLEN		256
+#define WARMUP_S	0.3
+#define NOISE_PCT_DEF	50	/* CPU pressure of others that voids a window */
+
+int bench_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("Usage: bpfwd bench [ method LIST ] [ rounds N ] [ duration S ] [ size BYTES ]\n"
+	       "                  [ plot FILE.png|FILE.svg ] [ noise PCT ]\n"
+	       "                  [ dev GEN DUT_IN DUT_OUT SINK ]\n"
+	       "       LIST := all | NAME[,NAME...]   (bpfwd bench list shows the methods)\n"
+	       "       defaults: all methods, rounds 5, duration 2, size 64, noise %d\n",
+	       NOISE_PCT_DEF);
+	return BPFWD_EXIT_OK;
+}
+
+/* Where the pieces are.  Namespace mode: ns[] are ours, removed at the
+ * end; device mode: all the caller's namespace.
+ */
+enum { NS_GEN, NS_DUT, NS_SINK, NS_N };
+
+struct sample {
+	double mpps;		/* delivered (or dropped, for limit rows) */
+	double gen_mpps;	/* offered by gen over the whole run */
+	double pressure;	/* % of the window others waited for CPU */
+	bool noisy;
+	bool done;
+};
+
+struct bench;
+
+/* One row.  Adding a row is one entry in methods[] below: a name, what
+ * it is, an optional check that says why it cannot run here, setup and
+ * teardown on the dut (bpfwd port rows need only @port_args), and which
+ * limit row it is compared with.
+ */
+struct method {
+	const char *name;
+	const char *desc;
+	const char *(*skip)(struct bench *b);	/* reason, or NULL */
+	int (*setup)(struct bench *b, const struct method *m);
+	void (*teardown)(struct bench *b, const struct method *m);
+	const char *port_args;	/* for port_setup: "mode M hook H" */
+	const char *limit;	/* "tc-drop" / "xdp-drop" / NULL (is one) */
+};
+
+struct row {
+	const struct method *m;
+	const char *skipped;	/* reason */
+	char failed[ERRLEN];	/* setup or measurement failed: reason */
+	struct sample s[MAX_ROUNDS];
+};
+
+struct bench {
+	bool own_ns;
+	char ns_name[NS_N][64];
+	int ns[NS_N];
+	char gen_dev[IF_NAMESIZE], in_dev[IF_NAMESIZE];
+	char out_dev[IF_NAMESIZE], sink_dev[IF_NAMESIZE];
+	uint8_t sink_mac[6];
+	uint32_t rounds, duration, size, noise_pct;
+	int gen_cpu, dut_cpu;
+	const char *plot;
+	struct gen *sink_cnt;	/* counter on the sink port */
+	struct gen *dut_prog;	/* program a method loaded on the dut */
+	int count_fd;		/* counter map this row reads */
+	bool napi_threaded;
+	char err[ERRLEN];
+	struct row rows[MAX_METHODS];
+	int nrows;
+	uint64_t cookie;	/* dut netns cookie, for leftover pins */
+};
+
+static volatile sig_atomic_t bench_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	bench_stop = 1;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* --- running things on the dut ----------------------------------- */
+
+static int run(struct bench *b, int ns, char *const argv[])
+{
+	int ret = ns_exec(ns < 0 ? -1 : b->ns[ns], argv, b->err, sizeof(b->err));
+
+	if (ret && !b->err[0])
+		snprintf(b->err, sizeof(b->err), "%s failed (exit %d)", argv[0],
+			 ret);
+	return ret ? -EIO : 0;
+}
+
+#define RUN(b, ns, ...) run(b, ns, (char *const[]){ __VA_ARGS__, NULL })
+
+static int bench_port_fn(void *arg)
+{
+	char **argv = arg;
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
+	opts.json = opts.pretty = false;
+	opts.cmd = NULL;
+	return do_port(argc, argv);
+}
+
+/* bpfwd port add dev IN to OUT <port_args>, in the dut, in a child so
+ * that its messages become this row's reason.
+ */
+static int port_setup(struct bench *b, const struct method *m)
+{
+	char args[128], *argv[24];
+	int argc = 0;
+	char *tok, *save;
+
+	argv[argc++] = "add";
+	argv[argc++] = "dev";
+	argv[argc++] = b->in_dev;
+	argv[argc++] = "to";
+	argv[argc++] = b->out_dev;
+	snprintf(args, sizeof(args), "%s", m->port_args);
+	for (tok = strtok_r(args, " ", &save); tok && argc < 22;
+	     tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	if (ns_call(b->ns[NS_DUT], bench_port_fn, argv, b->err, sizeof(b->err)))
+		return -EIO;
+	return 0;
+}
+
+static void port_teardown(struct bench *b, const struct method *m)
+{
+	char *argv[] = { "del", "dev", b->in_dev, NULL };
+	char err[ERRLEN];
+
+	(void)m;
+	ns_call(b->ns[NS_DUT], bench_port_fn, argv, err, sizeof(err));
+}
+
+static int bridge_setup(struct bench *b, const struct method *m)
+{
+	char mac[18];
+
+	(void)m;
+	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x",
+		 b->sink_mac[0], b->sink_mac[1], b->sink_mac[2], b->sink_mac[3],
+		 b->sink_mac[4], b->sink_mac[5]);
+	if (RUN(b, NS_DUT, "ip", "link", "add", "name", "bwbr0", "type", "bridge") ||
+	    RUN(b, NS_DUT, "ip", "link", "set", b->in_dev, "master", "bwbr0") ||
+	    RUN(b, NS_DUT, "ip", "link", "set", b->out_dev, "master", "bwbr0") ||
+	    RUN(b, NS_DUT, "ip", "link", "set", "bwbr0", "up") ||
+	    /* the sink's address is known: forwarded, never flooded */
+	    RUN(b, NS_DUT, "bridge", "fdb", "replace", mac, "dev", b->out_dev,
+		"master", "static"))
+		return -EIO;
+	return 0;
+}
+
+static void bridge_teardown(struct bench *b, const struct method *m)
+{
+	(void)m;
+	RUN(b, NS_DUT, "ip", "link", "del", "bwbr0");
+}
+
+static int mirred_setup(struct bench *b, const struct method *m)
+{
+	(void)m;
+	if (RUN(b, NS_DUT, "tc", "qdisc", "add", "dev", b->in_dev, "clsact") ||
+	    RUN(b, NS_DUT, "tc", "filter", "add", "dev", b->in_dev, "ingress",
+		"prio", "1", "protocol", "all", "u32", "match", "u32", "0", "0",
+		"action", "mirred", "egress", "redirect", "dev", b->out_dev))
+		return -EIO;
+	return 0;
+}
+
+static void clsact_teardown(struct bench *b, const struct method *m)
+{
+	(void)m;
+	RUN(b, NS_DUT, "tc", "qdisc", "del", "dev", b->in_dev, "clsact");
+	if (b->dut_prog) {
+		gen__destroy(b->dut_prog);
+		b->dut_prog = NULL;
+	}
+}
+
+/* Loads one program of gen.o (the others not) with a fixed target. */
+static int gen_prog(struct bench *b, struct bpf_program *(*pick)(struct gen *),
+		    uint32_t target, struct gen **out, int *fd)
+{
+	struct bpf_program *p, *want;
+	struct gen *g = gen__open();
+	int err;
+
+	if (!g) {
+		snprintf(b->err, sizeof(b->err), "open gen.o: %s", strerror(errno));
+		return -errno;
+	}
+	want = pick(g);
+	g->rodata->fixed_target = target;
+	bpf_object__for_each_program(p, g->obj)
+		bpf_program__set_autoload(p, p == want);
+	err = gen__load(g);
+	if (err) {
+		snprintf(b->err, sizeof(b->err), "load gen.o %s: %s",
+			 bpf_program__name(want), strerror(-err));
+		gen__destroy(g);
+		return err;
+	}
+	*out = g;
+	*fd = bpf_program__fd(want);
+	return 0;
+}
+
+static struct bpf_program *pick_fixed(struct gen *g)
+{
+	return g->progs.fixed_redir;
+}
+
+static struct bpf_program *pick_tc_drop(struct gen *g)
+{
+	return g->progs.cnt_tc_drop;
+}
+
+static struct bpf_program *pick_xdp_drop(struct gen *g)
+{
+	return g->progs.cnt_xdp_drop;
+}
+
+/* A gen.o tc program at the ingress of @dev in namespace @ns. */
+static int tc_prog_setup(struct bench *b, int ns, const char *dev,
+			 struct bpf_program *(*pick)(struct gen *),
+			 struct gen **out)
+{
+	int fd, err, in, to = 0;
+	bool created;
+
+	err = ns_enter(b->ns[ns]);
+	if (err) {
+		snprintf(b->err, sizeof(b->err), "setns: %s", strerror(-err));
+		return err;
+	}
+	in = if_nametoindex(dev);
+	if (pick == pick_fixed)
+		to = if_nametoindex(b->out_dev);
+	if (!in || (pick == pick_fixed && !to)) {
+		snprintf(b->err, sizeof(b->err), "%s: no such device", dev);
+		err = -ENODEV;
+		goto out;
+	}
+	err = gen_prog(b, pick, to, out, &fd);
+	if (err)
+		goto out;
+	err = nl_clsact_add(in, &created);
+	if (!err)
+		err = nl_bpf_filter_set(in, false, 1, fd,
+					bpf_program__name(pick(*out)), false);
+	if (err) {
+		snprintf(b->err, sizeof(b->err), "tc filter on %s: %s%s%s", dev,
+			 strerror(-err), nl_extack[0] ? ": " : "", nl_extack);
+		gen__destroy(*out);
+		*out = NULL;
+	}
+out:
+	ns_leave();
+	return err;
+}
+
+static int fixed_setup(struct bench *b, const struct method *m)
+{
+	(void)m;
+	return tc_prog_setup(b, NS_DUT, b->in_dev, pick_fixed, &b->dut_prog);
+}
+
+static int tc_drop_setup(struct bench *b, const struct method *m)
+{
+	int err;
+
+	(void)m;
+	err = tc_prog_setup(b, NS_DUT, b->in_dev, pick_tc_drop, &b->dut_prog);
+	if (!err)
+		b->count_fd = bpf_map__fd(b->dut_prog->maps.bpfwd_cnt);
+	return err;
+}
+
+static int xdp_drop_setup(struct bench *b, const struct method *m)
+{
+	int fd, err, in;
+
+	(void)m;
+	err = ns_enter(b->ns[NS_DUT]);
+	if (err)
+		return err;
+	in = if_nametoindex(b->in_dev);
+	err = gen_prog(b, pick_xdp_drop, 0, &b->dut_prog, &fd);
+	if (!err) {
+		err = bpf_xdp_attach(in, fd, XDP_FLAGS_DRV_MODE, NULL);
+		if (err)
+			snprintf(b->err, sizeof(b->err), "native XDP on %s: %s",
+				 b->in_dev, strerror(-err));
+		else
+			b->count_fd = bpf_map__fd(b->dut_prog->maps.bpfwd_cnt);
+	}
+	ns_leave();
+	return err;
+}
+
+static void xdp_drop_teardown(struct bench *b, const struct method *m)
+{
+	(void)m;
+	if (!ns_enter(b->ns[NS_DUT])) {
+		bpf_xdp_detach(if_nametoindex(b->in_dev), XDP_FLAGS_DRV_MODE, NULL);
+		ns_leave();
+	}
+	if (b->dut_prog) {
+		gen__destroy(b->dut_prog);
+		b->dut_prog = NULL;
+	}
+}
+
+static const char *need_tcx(struct bench *b)
+{
+	(void)b;
+	return kernel_has_tcx() ? NULL : "kernel has no tcx (Linux >= 6.6)";
+}
+
+/* act_bpf: tried in a throwaway namespace of a child, as probe does. */
+static int act_fn(void *arg)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	bool created;
+	int fd;
+
+	(void)arg;
+	if (unshare(CLONE_NEWNET))
+		return 1;
+	fd = bpf_prog_load(BPF_PROG_TYPE_SCHED_ACT, "bpfwd_probe", "GPL",
+			   insns, 2, NULL);
+	if (fd < 0 || nl_clsact_add(1, &created))
+		return 1;
+	return nl_act_filter_add(1, false, 1, fd, "probe") ? 2 : 0;
+}
+
+static const char *need_act_bpf(struct bench *b)
+{
+	static int have = -1;
+	char err[ERRLEN];
+
+	(void)b;
+	if (have < 0)
+		have = !ns_call(-1, act_fn, NULL, err, sizeof(err));
+	return have ? NULL :
+		"kernel has no act_bpf (CONFIG_NET_ACT_BPF): u32 + act_bpf cannot run here";
+}
+
+/* The rows, in the order they run within a round.  To add one: one
+ * entry here.  A row driven by `bpfwd port` only needs port_setup,
+ * port_teardown and its port arguments, e.g. the XDP rows:
+ *   { "xdp", "XDP redirect, bpfwd port hook xdp", NULL, port_setup,
+ *     port_teardown, "mode redirect hook xdp", "xdp-drop" },
+ * (plus a skip function when the kernel or device may lack it).
+ */
+static const struct method methods[] = {
+	{ "bridge", "Linux bridge between the dut ports", NULL,
+	  bridge_setup, bridge_teardown, NULL, "tc-drop" },
+	{ "mirred", "tc u32 + act_mirred egress redirect", NULL,
+	  mirred_setup, clsact_teardown, NULL, "tc-drop" },
+	{ "redirect", "cls_bpf da bpf_redirect, bpfwd port hook tc", NULL,
+	  port_setup, port_teardown, "mode redirect hook tc", "tc-drop" },
+	{ "redirect-fixed", "cls_bpf da bpf_redirect to a fixed ifindex, no table",
+	  NULL, fixed_setup, clsact_teardown, NULL, "tc-drop" },
+	{ "clone", "cls_bpf da bpf_clone_redirect + drop, bpfwd port hook tc",
+	  NULL, port_setup, port_teardown, "mode clone hook tc", "tc-drop" },
+	{ "tcx", "bpf_redirect, bpfwd port hook tcx", need_tcx,
+	  port_setup, port_teardown, "mode redirect hook tcx", "tc-drop" },
+	{ "act", "u32 + act_bpf bpf_redirect, bpfwd port hook act",
+	  need_act_bpf, port_setup, port_teardown, "mode redirect hook act",
+	  "tc-drop" },
+	{ "act-clone", "u32 + act_bpf bpf_clone_redirect, bpfwd port hook act",
+	  need_act_bpf, port_setup, port_teardown, "mode clone hook act",
+	  "tc-drop" },
+	{ "tc-drop", "limit: tc ingress drop at the dut (skb)", NULL,
+	  tc_drop_setup, clsact_teardown, NULL, NULL },
+	{ "xdp-drop", "limit: XDP_DROP at the dut's ingress", NULL,
+	  xdp_drop_setup, xdp_drop_teardown, NULL, NULL },
+};
+
+static const struct method *method_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(methods); i++)
+		if (is_word(name, methods[i].name))
+			return &methods[i];
+	return NULL;
+}
+
+/* --- topology ------------------------------------------------------ */
+
+static void rand_tag(char *tag, size_t len)
+{
+	static const char set[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	size_t i;
+
+	srand(getpid() ^ time(NULL));
+	for (i = 0; i + 1 < len; i++)
+		tag[i] = set[rand() % (sizeof(set) - 1)];
+	tag[len - 1] = '\0';
+}
+
+/* Threaded NAPI on the dut's ingress, its kthread pinned to the dut's
+ * CPU and at nice -20: the dut's work on one CPU, gen on the other.
+ */
+static void napi_pin(struct bench *b)
+{
+	char prefix[32];
+	pid_t pids[8];
+	cpu_set_t set;
+	int n, i;
+
+	if (!b->napi_threaded)
+		return;
+	snprintf(prefix, sizeof(prefix), "napi/%s-", b->in_dev);
+	n = kthreads_find(prefix, pids, 8);
+	CPU_ZERO(&set);
+	CPU_SET(b->dut_cpu, &set);
+	for (i = 0; i < n; i++) {
+		sched_setaffinity(pids[i], sizeof(set), &set);
+		setpriority(PRIO_PROCESS, pids[i], -20);
+	}
+	if (n <= 0)
+		pr_info("bench: no NAPI thread %s* found to pin", prefix);
+}
+
+static int sink_counter(struct bench *b)
+{
+	return tc_prog_setup(b, NS_SINK, b->sink_dev, pick_tc_drop,
+			     &b->sink_cnt);
+}
+
+static int topo_build(struct bench *b)
+{
+	static const char *const roles[NS_N] = { "gen", "dut", "sink" };
+	char tag[5], mac[18];
+	struct link_info li;
+	int i, err, idx;
+
+	rand_tag(tag, sizeof(tag));
+	snprintf(b->gen_dev, IF_NAMESIZE, "bwg-%s", tag);
+	snprintf(b->in_dev, IF_NAMESIZE, "bwi-%s", tag);
+	snprintf(b->out_dev, IF_NAMESIZE, "bwo-%s", tag);
+	snprintf(b->sink_dev, IF_NAMESIZE, "bws-%s", tag);
+	fprintf(stderr, "bench: topology in namespaces bpfwd-bench-{gen,dut,sink}-%s\n",
+		tag);
+	for (i = 0; i < NS_N; i++) {
+		snprintf(b->ns_name[i], sizeof(b->ns_name[i]), "bpfwd-bench-%s-%s",
+			 roles[i], tag);
+		if (RUN(b, -1, "ip", "netns", "add", b->ns_name[i]))
+			return -EIO;
+		b->ns[i] = ns_open(b->ns_name[i]);
+		if (b->ns[i] < 0) {
+			snprintf(b->err, sizeof(b->err), "open netns %s: %s",
+				 b->ns_name[i], strerror(-b->ns[i]));
+			return b->ns[i];
+		}
+		RUN(b, i, "ip", "link", "set", "lo", "up");
+		RUN(b, i, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1",
+		    "net.ipv6.conf.default.disable_ipv6=1");
+	}
+	if (RUN(b, NS_DUT, "ip", "link", "add", b->in_dev, "numtxqueues", "1",
+		"numrxqueues", "1", "type", "veth", "peer", b->gen_dev,
+		"numtxqueues", "1", "numrxqueues", "1", "netns", b->ns_name[NS_GEN]) ||
+	    RUN(b, NS_DUT, "ip", "link", "add", b->out_dev, "numtxqueues", "1",
+		"numrxqueues", "1", "type", "veth", "peer", b->sink_dev,
+		"numtxqueues", "1", "numrxqueues", "1", "netns", b->ns_name[NS_SINK]) ||
+	    RUN(b, NS_GEN, "ip", "addr", "add", "192.0.2.1/24", "dev", b->gen_dev) ||
+	    RUN(b, NS_SINK, "ip", "addr", "add", "192.0.2.2/24", "dev", b->sink_dev))
+		return -EIO;
+	for (i = 0; i < NS_N; i++) {
+		char *dev[NS_N][2] = {
+			{ b->gen_dev, NULL }, { b->in_dev, b->out_dev },
+			{ b->sink_dev, NULL },
+		};
+		int j;
+
+		for (j = 0; j < 2 && dev[i][j]; j++)
+			if (RUN(b, i, "ip", "link", "set", dev[i][j], "up"))
+				return -EIO;
+	}
+	/* NAPI where XDP frames arrive: the dut's ingress (from gen) and
+	 * the sink (from the XDP rows)
+	 */
+	if (RUN(b, NS_DUT, "ethtool", "-K", b->in_dev, "gro", "on") ||
+	    RUN(b, NS_SINK, "ethtool", "-K", b->sink_dev, "gro", "on"))
+		return -EIO;
+	if (b->gen_cpu != b->dut_cpu) {
+		if (ns_sysfs_write(b->ns[NS_DUT], b->in_dev, "threaded", "1"))
+			pr_warn("bench: threaded NAPI on %s not available: the dut shares gen's CPU",
+				b->in_dev);
+		else
+			b->napi_threaded = true;
+	}
+	napi_pin(b);
+	/* the sink's MAC, for gen and for the bridge's fdb */
+	ns_enter(b->ns[NS_SINK]);
+	idx = if_nametoindex(b->sink_dev);
+	err = idx ? netdev_link(idx, &li) : -ENODEV;
+	ns_leave();
+	if (err) {
+		snprintf(b->err, sizeof(b->err), "%s: %s", b->sink_dev,
+			 strerror(-err));
+		return err;
+	}
+	memcpy(b->sink_mac, li.mac, 6);
+	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x", li.mac[0],
+		 li.mac[1], li.mac[2], li.mac[3], li.mac[4], li.mac[5]);
+	if (RUN(b, NS_GEN, "ip", "neigh", "replace", "192.0.2.2", "lladdr", mac,
+		"dev", b->gen_dev, "nud", "permanent"))
+		return -EIO;
+	ns_enter(b->ns[NS_DUT]);
+	b->cookie = netns_cookie();
+	ns_leave();
+	return sink_counter(b);
+}
+
+/* Device mode: the caller's namespace and devices, nothing created but
+ * the sink's counter (and each row's own setup).
+ */
+static int topo_devices(struct bench *b, char **dev)
+{
+	struct link_info li;
+	int i, idx;
+
+	for (i = 0; i < NS_N; i++) {
+		b->ns[i] = ns_open(NULL);
+		if (b->ns[i] < 0)
+			return b->ns[i];
+	}
+	snprintf(b->gen_dev, IF_NAMESIZE, "%s", dev[0]);
+	snprintf(b->in_dev, IF_NAMESIZE, "%s", dev[1]);
+	snprintf(b->out_dev, IF_NAMESIZE, "%s", dev[2]);
+	snprintf(b->sink_dev, IF_NAMESIZE, "%s", dev[3]);
+	for (i = 0; i < 4; i++) {
+		idx = ifindex_of(dev[i], NULL);
+		if (idx < 0)
+			return idx;
+	}
+	idx = if_nametoindex(b->sink_dev);
+	if (netdev_link(idx, &li)) {
+		p_err("%s: cannot read it", b->sink_dev);
+		return -EIO;
+	}
+	memcpy(b->sink_mac, li.mac, 6);
+	b->cookie = netns_cookie();
+	return sink_counter(b);
+}
+
+static void rm_pins(const char *path)
+{
+	char *argv[] = { "rm", "-rf", (char *)path, NULL };
+
+	ns_exec(-1, argv, NULL, 0);
+}
+
+static void topo_destroy(struct bench *b)
+{
+	char dir[PATH_MAX];
+	int i;
+
+	if (b->sink_cnt) {
+		if (!b->own_ns)
+			RUN(b, NS_SINK, "tc", "qdisc", "del", "dev", b->sink_dev,
+			    "clsact");
+		gen__destroy(b->sink_cnt);
+		b->sink_cnt = NULL;
+	}
+	if (!b->own_ns)
+		return;
+	for (i = 0; i < NS_N; i++) {
+		if (b->ns[i] >= 0)
+			close(b->ns[i]);
+		b->ns[i] = -1;
+		if (b->ns_name[i][0])
+			RUN(b, -1, "ip", "netns", "del", b->ns_name[i]);
+	}
+	/* pins a row may have left under the dut's cookie */
+	if (b->cookie) {
+		snprintf(dir, sizeof(dir), "%s/bpfwd/%llu", bpffs_root(),
+			 (unsigned long long)b->cookie);
+		rm_pins(dir);
+	}
+}
+
+/* --- measuring ------------------------------------------------------ */
+
+static uint64_t count_read(int fd)
+{
+	int n = nr_cpus(), i;
+	uint64_t v[n > 0 ? n : 1], sum = 0;
+	uint32_t key = 0;
+
+	if (bpf_map_lookup_elem(fd, &key, v))
+		return 0;
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	return sum;
+}
+
+/* Microseconds some task waited for a CPU, since boot. */
+static uint64_t cpu_pressure_us(void)
+{
+	unsigned long long total = 0;
+	char line[256];
+	FILE *f = fopen("/proc/pressure/cpu", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "some", 4)) {
+			char *t = strstr(line, "total=");
+
+			if (t)
+				total = strtoull(t + 6, NULL, 10);
+		}
+	fclose(f);
+	return total;
+}
+
+static double loadavg1(void)
+{
+	double l = 0;
+	FILE *f = fopen("/proc/loadavg", "r");
+
+	if (f) {
+		if (fscanf(f, "%lf", &l) != 1)
+			l = 0;
+		fclose(f);
+	}
+	return l;
+}
+
+struct gen_child {
+	struct bench *b;
+	int ready_fd, result_fd;
+};
+
+static volatile sig_atomic_t gen_child_stop;
+
+static void gen_child_signal(int sig)
+{
+	(void)sig;
+	gen_child_stop = 1;
+}
+
+/* The generator: in the gen namespace, on gen's CPU, until told to stop.
+ * Writes "ready" (one byte), then frames and seconds at the end.
+ */
+static int gen_child_fn(void *arg)
+{
+	struct gen_child *c = arg;
+	struct bench *b = c->b;
+	struct sigaction sa = { .sa_handler = gen_child_signal };
+	struct livegen_cfg cfg = {
+		.size = b->size, .flows = LIVEGEN_FLOWS_DEF,
+		.have_dmac = true, .have_src = true, .have_dst = true,
+	};
+	struct livegen *g;
+	double t0, res[2];
+	uint64_t frames = 0;
+	cpu_set_t set;
+	int idx;
+
+	opts.json = false;
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (b->gen_cpu >= 0) {
+		CPU_ZERO(&set);
+		CPU_SET(b->gen_cpu, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+	}
+	memcpy(cfg.dmac, b->sink_mac, 6);
+	inet_pton(AF_INET, "192.0.2.1", &cfg.src);
+	inet_pton(AF_INET, "192.0.2.2", &cfg.dst);
+	idx = if_nametoindex(b->gen_dev);
+	if (!idx) {
+		fprintf(stderr, "gen %s: no such device\n", b->gen_dev);
+		return 1;
+	}
+	cfg.ifindex = idx;
+	cfg.dev = b->gen_dev;
+	if (livegen_open(&cfg, &g))
+		return 1;
+	if (write(c->ready_fd, "r", 1) != 1)
+		return 1;
+	t0 = now();
+	while (!gen_child_stop) {
+		int err = livegen_run(g, LIVEGEN_BATCH * 1024);
+
+		if (err == -EINTR)
+			break;
+		if (err) {
+			fprintf(stderr, "gen %s: live frames: %s\n", b->gen_dev,
+				strerror(-err));
+			return 1;
+		}
+		frames += LIVEGEN_BATCH * 1024;
+	}
+	res[0] = frames;
+	res[1] = now() - t0;
+	livegen_close(g);
+	return write(c->result_fd, res, sizeof(res)) == sizeof(res) ? 0 : 1;
+}
+
+/* Runs gen in a child (through ns_call in a grandchild-free way: the
+ * child is forked here so the parent can time the window).
+ */
+static int measure(struct bench *b, struct sample *s)
+{
+	int ready[2], result[2], status, fd = b->count_fd;
+	struct gen_child c = { .b = b };
+	uint64_t c0, c1, p0, p1;
+	double t0, t1, res[2] = { 0, 0 };
+	char ch;
+	pid_t pid;
+
+	if (pipe2(ready, O_CLOEXEC) || pipe2(result, O_CLOEXEC))
+		return -errno;
+	c.ready_fd = ready[1];
+	c.result_fd = result[1];
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		signal(SIGINT, SIG_IGN);
+		close(ready[0]);
+		close(result[0]);
+		if (setns(b->ns[NS_GEN], CLONE_NEWNET))
+			_exit(126);
+		_exit(gen_child_fn(&c));
+	}
+	close(ready[1]);
+	close(result[1]);
+	if (read(ready[0], &ch, 1) != 1) {
+		snprintf(b->err, sizeof(b->err), "gen did not start (see above)");
+		waitpid(pid, &status, 0);
+		close(ready[0]);
+		close(result[0]);
+		return -EIO;
+	}
+	napi_pin(b);
+	usleep(WARMUP_S * 1e6);
+	c0 = count_read(fd);
+	p0 = cpu_pressure_us();
+	t0 = now();
+	while (!bench_stop && now() - t0 < b->duration)
+		usleep(20000);
+	c1 = count_read(fd);
+	p1 = cpu_pressure_us();
+	t1 = now();
+	kill(pid, SIGUSR1);
+	if (read(result[0], res, sizeof(res)) != sizeof(res))
+		res[0] = res[1] = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	close(ready[0]);
+	close(result[0]);
+	if (bench_stop)
+		return -EINTR;
+	s->mpps = (c1 - c0) / (t1 - t0) / 1e6;
+	s->gen_mpps = res[1] > 0 ? res[0] / res[1] / 1e6 : 0;
+	s->pressure = (p1 - p0) / (t1 - t0) / 1e4;
+	s->noisy = b->noise_pct && s->pressure > b->noise_pct;
+	s->done = true;
+	if (!(c1 - c0)) {
+		snprintf(b->err, sizeof(b->err), "nothing was counted in %u s",
+			 b->duration);
+		return -EIO;
+	}
+	return 0;
+}
+
+static int run_row(struct bench *b, struct row *r, uint32_t round)
+{
+	const struct method *m = r->m;
+	int err;
+
+	b->err[0] = '\0';
+	b->count_fd = bpf_map__fd(b->sink_cnt->maps.bpfwd_cnt);
+	err = m->setup(b, m);
+	if (!err)
+		err = measure(b, &r->s[round]);
+	if (err && err != -EINTR && !r->failed[0])
+		snprintf(r->failed, sizeof(r->failed), "%s",
+			 b->err[0] ? b->err : strerror(-err));
+	m->teardown(b, m);
+	return err == -EINTR ? err : 0;
+}
+
+/* --- results -------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct stat3 {
+	double med, min, max;
+	int n;
+};
+
+static struct stat3 stats_of(double *v, int n)
+{
+	struct stat3 s = { NAN, NAN, NAN, n };
+
+	if (!n)
+		return s;
+	qsort(v, n, sizeof(*v), cmp_double);
+	s.min = v[0];
+	s.max = v[n - 1];
+	s.med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return s;
+}
+
+static struct row *row_named(struct bench *b, const char *name)
+{
+	int i;
+
+	for (i = 0; i < b->nrows; i++)
+		if (!strcmp(b->rows[i].m->name, name))
+			return &b->rows[i];
+	return NULL;
+}
+
+/* Samples of a row (clean ones when there are any). */
+static struct stat3 row_mpps(struct bench *b, struct row *r, int *discarded)
+{
+	double v[MAX_ROUNDS], all[MAX_ROUNDS];
+	int n = 0, na = 0;
+	uint32_t i;
+
+	for (i = 0; i < b->rounds; i++) {
+		if (!r->s[i].done)
+			continue;
+		all[na++] = r->s[i].mpps;
+		if (!r->s[i].noisy)
+			v[n++] = r->s[i].mpps;
+	}
+	if (discarded)
+		*discarded = n ? na - n : 0;
+	return n ? stats_of(v, n) : stats_of(all, na);
+}
+
+static struct stat3 row_ratio(struct bench *b, struct row *r, struct row *ref)
+{
+	double v[MAX_ROUNDS], all[MAX_ROUNDS];
+	int n = 0, na = 0;
+	uint32_t i;
+
+	for (i = 0; ref && i < b->rounds; i++) {
+		struct sample *s = &r->s[i], *q = &ref->s[i];
+
+		if (!s->done || !q->done || q->mpps <= 0)
+			continue;
+		all[na++] = s->mpps / q->mpps;
+		if (!s->noisy && !q->noisy)
+			v[n++] = s->mpps / q->mpps;
+	}
+	return n ? stats_of(v, n) : stats_of(all, na);
+}
+
+static const char *row_status(struct row *r)
+{
+	if (r->skipped)
+		return "skipped";
+	return r->failed[0] ? "failed" : "ok";
+}
+
+static void print_num(const char *key, const char *fmt, double v)
+{
+	if (isnan(v)) {
+		print_null(PRINT_JSON, key, NULL);
+		print_string(PRINT_FP, NULL, "%8s", "-");
+		return;
+	}
+	print_double(PRINT_ANY, key, fmt, v);
+}
+
+static void print_rows(struct bench *b)
+{
+	struct row *bridge = row_named(b, "bridge");
+	uint32_t k;
+	int i;
+
+	print_string(PRINT_FP, NULL, "%s",
+		     "method          status    Mpps   (min    max)   x bridge (min   max)  ns/pkt  of limit\n");
+	open_json_array("methods");
+	for (i = 0; i < b->nrows; i++) {
+		struct row *r = &b->rows[i], *lim;
+		struct stat3 mp, ra, lm;
+		int disc = 0;
+
+		mp = row_mpps(b, r, &disc);
+		ra = row_ratio(b, r, bridge);
+		lim = r->m->limit ? row_named(b, r->m->limit) : NULL;
+		lm = lim ? row_mpps(b, lim, NULL) : (struct stat3){ NAN, NAN, NAN, 0 };
+		open_json_object(NULL);
+		print_string(PRINT_ANY, "name", "%-15s", r->m->name);
+		print_string(PRINT_ANY, "status", " %-8s", row_status(r));
+		print_string(PRINT_JSON, "description", NULL, r->m->desc);
+		if (r->skipped || (r->failed[0] && !mp.n)) {
+			print_string(PRINT_ANY, "reason", " %s",
+				     r->skipped ? r->skipped : r->failed);
+			print_nl();
+			close_json_object();
+			continue;
+		}
+		print_string(PRINT_JSON, "reason", NULL, r->failed[0] ? r->failed : NULL);
+		print_num("mpps_median", " %6.3f", mp.med);
+		print_num("mpps_min", "  (%5.3f", mp.min);
+		print_num("mpps_max", " %6.3f)", mp.max);
+		print_num("ratio_to_bridge", "  %6.2f", ra.med);
+		print_num("ratio_min", "   (%4.2f", ra.min);
+		print_num("ratio_max", "  %4.2f)", ra.max);
+		print_num("ns_per_packet", " %6.0f", 1e3 / mp.med);
+		print_string(PRINT_JSON, "limit", NULL, r->m->limit);
+		print_num("ratio_to_limit", "  %6.2f", mp.med / lm.med);
+		print_u64(PRINT_JSON, "rounds_used", NULL, mp.n);
+		print_u64(PRINT_JSON, "noisy_rounds_discarded", NULL, disc);
+		if (r->failed[0])
+			print_string(PRINT_FP, NULL, "  (%s)", r->failed);
+		open_json_array("rounds");
+		for (k = 0; k < b->rounds; k++) {
+			struct sample *s = &r->s[k];
+
+			if (!s->done)
+				continue;
+			open_json_object(NULL);
+			print_u64(PRINT_JSON, "round", NULL, k + 1);
+			print_double(PRINT_JSON, "mpps", NULL, s->mpps);
+			if (bridge && bridge->s[k].done && bridge->s[k].mpps > 0)
+				print_double(PRINT_JSON, "ratio_to_bridge", NULL,
+					     s->mpps / bridge->s[k].mpps);
+			print_double(PRINT_JSON, "gen_mpps", NULL, s->gen_mpps);
+			print_double(PRINT_JSON, "cpu_pressure_pct", NULL, s->pressure);
+			print_bool(PRINT_JSON, "noisy", NULL, s->noisy);
+			close_json_object();
+		}
+		close_json_array();
+		print_nl();
+		close_json_object();
+	}
+	close_json_array();
+}
+
+static void print_noise(struct bench *b, double load0, double load1)
+{
+	double gen[MAX_METHODS * MAX_ROUNDS], pr[MAX_METHODS * MAX_ROUNDS];
+	int n = 0, noisy = 0, i;
+	struct stat3 g, p;
+	uint32_t k;
+
+	for (i = 0; i < b->nrows; i++)
+		for (k = 0; k < b->rounds; k++)
+			if (b->rows[i].s[k].done) {
+				gen[n] = b->rows[i].s[k].gen_mpps;
+				pr[n++] = b->rows[i].s[k].pressure;
+				noisy += b->rows[i].s[k].noisy;
+			}
+	g = stats_of(gen, n);
+	p = stats_of(pr, n);
+	open_json_object("gen");
+	print_string(PRINT_FP, NULL, "%s", "gen offered:");
+	print_num("mpps_median", " %.2f Mpps", g.med);
+	print_num("mpps_min", " (%.2f", g.min);
+	print_num("mpps_max", "-%.2f)", g.max);
+	print_u64(PRINT_ANY, "size", " of %llu-byte frames", b->size);
+	print_nl();
+	close_json_object();
+	open_json_object("noise");
+	print_string(PRINT_FP, NULL, "%s", "noise: CPU pressure of others");
+	print_num("cpu_pressure_median_pct", " %.0f%%", p.med);
+	print_num("cpu_pressure_max_pct", " (max %.0f%%),", p.max);
+	print_u64(PRINT_ANY, "noisy_windows", " %llu", noisy);
+	print_u64(PRINT_ANY, "windows", " of %llu windows", n);
+	print_u64(PRINT_ANY, "threshold_pct", " above %llu%% left out;", b->noise_pct);
+	print_double(PRINT_ANY, "loadavg_start", " load %.2f", load0);
+	print_double(PRINT_ANY, "loadavg_end", " -> %.2f", load1);
+	print_nl();
+	close_json_object();
+}
+
+static void print_setup(struct bench *b)
+{
+	struct utsname u;
+	char model[128] = "";
+	char line[256];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	int i;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "model name", 10)) {
+			char *c = strchr(line, ':');
+
+			snprintf(model, sizeof(model), "%s", c ? c + 2 : line);
+			model[strcspn(model, "\n")] = '\0';
+			break;
+		}
+	if (f)
+		fclose(f);
+	uname(&u);
+	open_json_object("machine");
+	print_string(PRINT_ANY, "kernel", "kernel %s,", u.release);
+	print_u64(PRINT_ANY, "cpus", " %llu CPUs", nr_cpus());
+	print_string(PRINT_ANY, "cpu_model", " (%s)", model);
+	print_nl();
+	close_json_object();
+	open_json_object("setup");
+	print_u64(PRINT_ANY, "rounds", "%llu rounds", b->rounds);
+	print_u64(PRINT_ANY, "duration_s", " of %llu s per method", b->duration);
+	print_u64(PRINT_ANY, "size", ", %llu-byte frames", b->size);
+	print_string(PRINT_ANY, "topology", ", %s", b->own_ns ?
+		     "namespaces gen|dut|sink, one-queue veths" : "given devices");
+	if (b->gen_cpu >= 0) {
+		print_u64(PRINT_ANY, "gen_cpu", ", gen on CPU%llu", b->gen_cpu);
+		print_u64(PRINT_ANY, "dut_cpu", ", dut on CPU%llu", b->dut_cpu);
+	}
+	print_bool(PRINT_ANY, "napi_threaded", ", threaded NAPI: %s",
+		   b->napi_threaded);
+	open_json_array("namespaces");
+	for (i = 0; b->own_ns && i < NS_N; i++)
+		print_string(PRINT_JSON, NULL, NULL, b->ns_name[i]);
+	close_json_array();
+	print_nl();
+	print_string(PRINT_ANY, "counted_at",
+		     "counted: %s\n",
+		     "sink port tc ingress BPF counter (count+drop) for forwarding rows; the drop program's counter for limit rows");
+	print_string(PRINT_JSON, "known_bias", NULL,
+		     "skbs freed on the dut's CPU return pages to the generator's page pool on the other CPU; this costs skb paths more than XDP paths");
+	close_json_object();
+}
+
+static int plot(struct bench *b)
+{
+	char dat[] = "/tmp/bpfwd-bench-XXXXXX";
+	struct row *bridge = row_named(b, "bridge");
+	const char *ext = strrchr(b->plot, '.');
+	bool svg = ext && !strcmp(ext, ".svg");
+	char script[4096], err[ERRLEN];
+	int fd, i, ret;
+	FILE *f;
+
+	fd = mkstemp(dat);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	for (i = 0; i < b->nrows; i++) {
+		struct row *r = &b->rows[i];
+		struct stat3 mp = row_mpps(b, r, NULL);
+		struct stat3 ra = row_ratio(b, r, bridge);
+
+		if (r->skipped || !mp.n)
+			fprintf(f, "\"%s\\n(skipped)\" 0 0 0 \"\"\n", r->m->name);
+		else
+			fprintf(f, "\"%s\" %f %f %f \"%.2fx\"\n", r->m->name,
+				mp.med, mp.min, mp.max, isnan(ra.med) ? 0 : ra.med);
+	}
+	fclose(f);
+	snprintf(script, sizeof(script),
+		 "set terminal %s size 1000,520 %s\n"
+		 "set output '%s'\n"
+		 "set title 'bpfwd bench: Mpps reaching the sink (%u rounds x %u s, %u-byte frames)\\nbars: median, whiskers: min-max, labels: per-round median ratio to the Linux bridge'\n"
+		 "set style data histogram\n"
+		 "set style histogram errorbars gap 1 lw 1\n"
+		 "set style fill solid 0.6 border -1\n"
+		 "set boxwidth 0.8\n"
+		 "set ylabel 'Mpps'\n"
+		 "set yrange [0:*]\n"
+		 "set xtics rotate by -30 font ',9'\n"
+		 "set grid ytics\n"
+		 "unset key\n"
+		 "plot '%s' using 2:3:4:xtic(1) lc rgb '#4477aa', '' using 0:($4):5 with labels offset 0,1 font ',9'\n",
+		 svg ? "svg" : "pngcairo", svg ? "dynamic" : "", b->plot,
+		 b->rounds, b->duration, b->size, dat);
+	{
+		char *argv[] = { "gnuplot", "-e", script, NULL };
+
+		ret = ns_exec(-1, argv, err, sizeof(err));
+	}
+	unlink(dat);
+	if (ret) {
+		p_err("plot %s: gnuplot: %s", b->plot, err[0] ? err : "failed");
+		return -EIO;
+	}
+	return 0;
+}
+
+/* --- the command ---------------------------------------------------- */
+
+static int add_row(struct bench *b, const struct method *m)
+{
+	int i;
+
+	for (i = 0; i < b->nrows; i++)
+		if (b->rows[i].m == m)
+			return 0;
+	if (b->nrows >= MAX_METHODS)
+		return -E2BIG;
+	b->rows[b->nrows++].m = m;
+	return 0;
+}
+
+static int parse_methods(struct bench *b, const char *list)
+{
+	char buf[512], *tok, *save;
+	size_t i;
+
+	if (is_word(list, "all")) {
+		for (i = 0; i < ARRAY_SIZE(methods); i++)
+			add_row(b, &methods[i]);
+		return 0;
+	}
+	/* the bridge is every row's yardstick: always measured, first */
+	add_row(b, method_find("bridge"));
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct method *m = method_find(tok);
+
+		if (!m)
+			return usage_err("method \"%s\": unknown, try bpfwd bench list",
+					 tok);
+		add_row(b, m);
+	}
+	return 0;
+}
+
+static int do_list(void)
+{
+	size_t i;
+
+	json_begin();
+	open_json_array(NULL);
+	for (i = 0; i < ARRAY_SIZE(methods); i++) {
+		open_json_object(NULL);
+		print_string(PRINT_ANY, "name", "%-15s", methods[i].name);
+		print_string(PRINT_ANY, "description", " %s", methods[i].desc);
+		print_nl();
+		close_json_object();
+	}
+	close_json_array();
+	json_end();
+	return BPFWD_EXIT_OK;
+}
+
+static void progress(struct bench *b, uint32_t round, struct row *r,
+		     struct sample *s)
+{
+	struct row *bridge = row_named(b, "bridge");
+
+	if (r->skipped)
+		return;
+	if (r->failed[0] && !s->done) {
+		fprintf(stderr, "bench: round %u/%u %-14s failed: %s\n", round + 1,
+			b->rounds, r->m->name, r->failed);
+		return;
+	}
+	fprintf(stderr, "bench: round %u/%u %-14s %6.3f Mpps", round + 1,
+		b->rounds, r->m->name, s->mpps);
+	if (bridge && bridge != r && bridge->s[round].done)
+		fprintf(stderr, "  %.2fx bridge", s->mpps / bridge->s[round].mpps);
+	fprintf(stderr, "  (gen %.2f Mpps, cpu pressure %.0f%%%s)\n", s->gen_mpps,
+		s->pressure, s->noisy ? ", noisy" : "");
+}
+
+static int bench_run(struct bench *b)
+{
+	uint32_t k;
+	int i, j;
+
+	for (i = 0; i < b->nrows; i++)
+		if (b->rows[i].m->skip)
+			b->rows[i].skipped = b->rows[i].m->skip(b);
+	for (k = 0; k < b->rounds && !bench_stop; k++) {
+		/* interleave: each round starts one row further, the bridge
+		 * included
+		 */
+		for (j = 0; j < b->nrows && !bench_stop; j++) {
+			struct row *r = &b->rows[(j + k) % b->nrows];
+
+			if (r->skipped)
+				continue;
+			if (run_row(b, r, k) == -EINTR)
+				break;
+			progress(b, k, r, &r->s[k]);
+		}
+	}
+	return bench_stop ? -EINTR : 0;
+}
+
+int do_bench(int argc, char **argv)
+{
+	static struct bench bench;
+	struct bench *b = &bench;
+	struct sigaction sa = { .sa_handler = on_signal }, old[3];
+	char *devs[4] = { NULL };
+	const char *list = "all";
+	double load0, load1;
+	int i, err, ret = BPFWD_EXIT_FAIL;
+
+	opts.cmd = "bench";
+	memset(b, 0, sizeof(*b));
+	for (i = 0; i < NS_N; i++)
+		b->ns[i] = -1;
+	b->rounds = 5;
+	b->duration = 2;
+	b->size = LIVEGEN_SIZE_DEF;
+	b->noise_pct = NOISE_PCT_DEF;
+	if (argc > 0 && is_word(*argv, "help"))
+		return bench_help(0, NULL);
+	if (argc > 0 && is_word(*argv, "list"))
+		return do_list();
+	for (; argc > 0; argc--, argv++) {
+		const char *w = *argv;
+
+		if (is_word(w, "dev")) {
+			if (argc < 5)
+				return usage_err("dev needs GEN DUT_IN DUT_OUT SINK");
+			for (i = 0; i < 4; i++)
+				devs[i] = argv[i + 1];
+			argc -= 4;
+			argv += 4;
+			continue;
+		}
+		if (argc < 2) {
+			if (is_word(w, "method") || is_word(w, "rounds") ||
+			    is_word(w, "duration") || is_word(w, "size") ||
+			    is_word(w, "plot") || is_word(w, "noise"))
+				return usage_err("\"%s\" needs a value", w);
+			return usage_err("unknown argument \"%s\"", w);
+		}
+		if (is_word(w, "method")) {
+			list = argv[1];
+		} else if (is_word(w, "rounds")) {
+			if (parse_u32(argv[1], &b->rounds, 1, MAX_ROUNDS))
+				return usage_err("rounds \"%s\": a number, 1-%d",
+						 argv[1], MAX_ROUNDS);
+		} else if (is_word(w, "duration")) {
+			if (parse_u32(argv[1], &b->duration, 1, 3600))
+				return usage_err("duration \"%s\": whole seconds, 1-3600",
+						 argv[1]);
+		} else if (is_word(w, "size")) {
+			if (parse_u32(argv[1], &b->size, 64, 1518))
+				return usage_err("size \"%s\": bytes on the wire, 64-1518",
+						 argv[1]);
+		} else if (is_word(w, "noise")) {
+			if (parse_u32(argv[1], &b->noise_pct, 0, 100))
+				return usage_err("noise \"%s\": a percentage, 0 (keep all) - 100",
+						 argv[1]);
+		} else if (is_word(w, "plot")) {
+			const char *ext = strrchr(argv[1], '.');
+
+			if (!ext || (strcmp(ext, ".png") && strcmp(ext, ".svg")))
+				return usage_err("plot \"%s\": a FILE.png or FILE.svg",
+						 argv[1]);
+			b->plot = argv[1];
+		} else {
+			return usage_err("unknown argument \"%s\"", w);
+		}
+		argc--;
+		argv++;
+	}
+	err = parse_methods(b, list);
+	if (err)
+		return err;
+	if (geteuid()) {
+		p_err("must be run as root (namespaces, BPF)");
+		return BPFWD_EXIT_FAIL;
+	}
+	b->gen_cpu = nr_cpus() > 1 ? 0 : -1;
+	b->dut_cpu = nr_cpus() > 1 ? 1 : -1;
+	if (b->gen_cpu < 0)
+		pr_warn("bench: one CPU: gen and dut share it, ratios still hold, rates do not");
+
+	/* nice -20, and the autogroup's too where it is on */
+	setpriority(PRIO_PROCESS, 0, -20);
+	{
+		FILE *f = fopen("/proc/self/autogroup", "w");
+
+		if (f) {
+			fputs("-20", f);
+			fclose(f);
+		}
+	}
+	bench_stop = 0;
+	sigaction(SIGINT, &sa, &old[0]);
+	sigaction(SIGTERM, &sa, &old[1]);
+	sigaction(SIGHUP, &sa, &old[2]);
+
+	load0 = loadavg1();
+	b->own_ns = !devs[0];
+	err = b->own_ns ? topo_build(b) : topo_devices(b, devs);
+	if (err) {
+		if (b->err[0])
+			p_err("topology: %s", b->err);
+		goto out;
+	}
+	err = bench_run(b);
+	load1 = loadavg1();
+	if (err == -EINTR) {
+		p_err("interrupted: everything it set up is removed");
+		goto out;
+	}
+	json_begin();
+	open_json_object(NULL);
+	print_setup(b);
+	print_rows(b);
+	print_noise(b, load0, load1);
+	close_json_object();
+	json_end();
+	ret = BPFWD_EXIT_OK;
+	for (i = 0; i < b->nrows; i++)
+		if (b->rows[i].failed[0])
+			ret = BPFWD_EXIT_FAIL;
+	if (b->plot && plot(b))
+		ret = BPFWD_EXIT_FAIL;
+out:
+	topo_destroy(b);
+	sigaction(SIGINT, &old[0], NULL);
+	sigaction(SIGTERM, &old[1], NULL);
+	sigaction(SIGHUP, &old[2], NULL);
+	return ret;
+}

@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Copyright (c) 2026 The bpfwd authors
+#
+# A one-round, one-second bpfwd bench runs every method and prints one
+# valid JSON document: every row is ok (something reached the sink) or
+# skipped with a reason, and its namespaces and pins are gone afterwards,
+# also when it is interrupted with ^C.  No rate is asserted: timing lives
+# in make bench.
+source "$(dirname "$0")/../lib.sh"
+need_bpfwd
+command -v jq >/dev/null || skip_all "jq missing"
+
+pins() { find /sys/fs/bpf -mindepth 1 ! -name '*.debug' 2>/dev/null | sort; }
+
+pins0=$(pins)
+js=$("$BPFWD" -j bench rounds 1 duration 1 2>"$TMPDIR_T/err")
+rc=$?
+is "$rc" 0 "bench rounds 1 duration 1 exits 0"
+[ "$rc" = 0 ] || diag "$(tail -3 "$TMPDIR_T/err")"
+if jq -e . >/dev/null 2>&1 <<<"$js"; then ok "bench -j prints valid JSON"; else
+	not_ok "bench -j prints valid JSON"; diag "$js"; fi
+
+all=$("$BPFWD" -j bench list | jq -r '.[].name' | sort | tr '\n' ' ')
+got=$(jq -r '.methods[].name' <<<"$js" | sort | tr '\n' ' ')
+is "$got" "$all" "every method has a row"
+bad=$(jq -r '.methods[] | select(.status != "ok" and
+	(.status != "skipped" or (.reason // "") == "")) | .name' <<<"$js")
+is "$bad" "" "every row is ok, or skipped with a reason"
+for m in $(jq -r '.methods[] | select(.status == "ok") | .name' <<<"$js"); do
+	ge "$(jq ".methods[] | select(.name == \"$m\") | (.mpps_median > 0 | if . then 1 else 0 end)" <<<"$js")" 1 \
+		"$m: something was counted"
+done
+is "$(jq -r '.methods[] | select(.name == "bridge") | .ratio_to_bridge' <<<"$js")" 1 \
+	"the bridge is the yardstick (ratio 1)"
+if "$BPFWD" -j probe | jq -e '.act_bpf == false' >/dev/null; then
+	is "$(jq -r '.methods[] | select(.name == "act") | .status' <<<"$js")" skipped \
+		"act is skipped on a kernel without act_bpf"
+fi
+for k in mpps_median mpps_min mpps_max ratio_to_bridge; do
+	is "$(jq "[.methods[] | select(.status == \"ok\") | has(\"$k\")] | all" <<<"$js")" true \
+		"ok rows carry $k"
+done
+
+left=""
+for ns in $(jq -r '.setup.namespaces[]' <<<"$js"); do
+	[ -e "/run/netns/$ns" ] && left="$left $ns"
+done
+is "$left" "" "its namespaces are gone"
+is "$(pins)" "$pins0" "no pins left behind"
+
+# ^C in the middle of a round: the same cleanup
+"$BPFWD" bench method redirect,tcx rounds 3 duration 2 >/dev/null 2>"$TMPDIR_T/int" &
+pid=$!
+for _ in $(seq 50); do
+	grep -q "round 1/3" "$TMPDIR_T/int" && break
+	sleep 0.2
+done
+kill -INT "$pid"
+wait "$pid"
+is "$?" 1 "interrupted bench exits 1"
+like "$(cat "$TMPDIR_T/int")" "interrupted" "and says it was interrupted"
+tag=$(sed -n 's/.*bpfwd-bench-{gen,dut,sink}-\([a-z0-9]*\).*/\1/p' "$TMPDIR_T/int")
+like "$tag" "^[a-z0-9]{4}$" "it named its namespaces on stderr"
+left=$(ls /run/netns 2>/dev/null | grep -- "-$tag\$")
+is "$left" "" "its namespaces are gone after ^C"
+is "$(pins)" "$pins0" "no pins left behind after ^C"
+
+# usage
+"$BPFWD" bench method nosuch >/dev/null 2>&1
+is "$?" 2 "an unknown method is a usage error"
+"$BPFWD" bench rounds 0 >/dev/null 2>&1
+is "$?" 2 "rounds 0 is a usage error"
+"$BPFWD" bench plot out.jpg >/dev/null 2>&1
+is "$?" 2 "a plot that is not .png/.svg is a usage error"
+
+done_testing
