@@ -70,9 +70,9 @@ bad() {
 	e=$(<"$ERR")
 	o=$(<"$OUT")
 	if [ "$e" = "$msg" ] && [ -z "$o" ]; then
-		ok "$desc: one line on stderr"
+		ok "$desc: the message on stderr, nothing on stdout"
 	else
-		not_ok "$desc: one line on stderr"
+		not_ok "$desc: the message on stderr, nothing on stdout"
 		diag "expected: $msg"
 		diag "stderr:   $e"
 		diag "stdout:   $o"
@@ -180,6 +180,15 @@ bad "ambiguous object prefix" 2 'bpfwd: ambiguous object "p" (port or probe?)' \
 	"$BPFWD" p show
 bad_json "-j unknown object" 2 "" 'unknown object "frob", try "help"' \
 	"$BPFWD" -j frob
+# batch: stops at the first bad line and names it; later lines never run
+printf '%s\n' '# a comment' '' 'port add dev lo to d1 frob' \
+	'port add dev lo to d1 hook tc' >"$TMPDIR_T/batch"
+bad "batch: a bad line" 2 \
+	'bpfwd: port add unknown argument "frob"'$'\n'"bpfwd: batch $TMPDIR_T/batch: line 3 failed" \
+	bpfwd_ns "$dut" -b "$TMPDIR_T/batch"
+bad "batch: no such file" 1 \
+	"bpfwd: batch $TMPDIR_T/nosuch: No such file or directory" \
+	bpfwd_ns "$dut" -b "$TMPDIR_T/nosuch"
 for h in --help -h help; do
 	"$BPFWD" $h >"$OUT" 2>"$ERR"
 	is "$?" 0 "bpfwd $h: exit 0"
