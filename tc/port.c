@@ -23,19 +23,21 @@
 #include "lib/pins.h"
 #include "lib/ports.h"
 #include "lib/util.h"
+#include "xdp.h"
 
 #define HELP_SPEC_PORT \
 	"PORT_SPEC := dev IN to OUT [ mode MODE ] [ to-ingress ] [ at DIR ]\n" \
 	"             [ hook HOOK ] [ prio N ]\n" \
 	"MODE := { redirect | clone | peer | neigh }\n" \
 	"DIR  := { ingress | egress }\n" \
-	"HOOK := { tc | tcx | act | none }\n"
+	"HOOK := { tc | tcx | act | none }\n" \
+	HELP_SPEC_XDP
 
 int port_help(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	printf("Usage: bpfwd port { add | replace } PORT_SPEC\n"
+	printf("Usage: bpfwd port { add | replace } { PORT_SPEC | XDP_SPEC }\n"
 	       "       bpfwd port del dev IN\n"
 	       "       bpfwd port show [ dev IN ]\n"
 	       "       bpfwd port flush\n"
@@ -52,7 +54,7 @@ static const char *const mode_names[] = {
 
 static const char *mode_name(uint32_t m)
 {
-	return m < ARRAY_SIZE(mode_names) ? mode_names[m] : "?";
+	return m < ARRAY_SIZE(mode_names) ? mode_names[m] : xdp_mode_name(m);
 }
 
 struct port_cfg {
@@ -127,8 +129,6 @@ static int parse_port(int argc, char **argv, struct port_cfg *c, bool full)
 			c->has_at = true;
 		} else if (full && is_word(*argv, "hook")) {
 			NEXT_ARG();
-			if (is_word(*argv, "xdp"))
-				return usage_err("hook xdp is not available yet");
 			if (lookup_word(*argv, hooks, ARRAY_SIZE(hooks),
 					"hook", &c->hook))
 				return BPFWD_EXIT_USAGE;
@@ -432,6 +432,10 @@ static void show_one(struct table *t, uint32_t ifindex,
 	char in[IF_NAMESIZE], out[IF_NAMESIZE];
 	bool egress = p->flags & BPFWD_F_AT_EGRESS;
 
+	if (p->hook == BPFWD_HOOK_XDP) {
+		xdp_show_one(t, ifindex, p);
+		return;
+	}
 	open_json_object(NULL);
 	print_string(PRINT_ANY, "dev", "%s", ifname_of(ifindex, in));
 	print_u64(PRINT_JSON, "ifindex", NULL, ifindex);
@@ -502,6 +506,8 @@ static int port_cmd(int argc, char **argv, const char *name,
 	/* messages read "bpfwd: port add eth0: ..." */
 	snprintf(cmdbuf, sizeof(cmdbuf), "port %s", name);
 	opts.cmd = cmdbuf;
+	if (full && xdp_cmd_wanted(fn == port_replace, argc, argv))
+		return xdp_port_cmd(fn == port_replace, argc, argv);
 	err = parse_port(argc, argv, &c, full);
 	if (err)
 		return err;

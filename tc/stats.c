@@ -17,6 +17,7 @@
 #include "lib/pins.h"
 #include "lib/ports.h"
 #include "lib/util.h"
+#include "xdp.h"
 
 int stats_help(int argc, char **argv)
 {
@@ -151,6 +152,8 @@ static void print_rows(struct row *rows, int n, struct row *prev, int pn,
 		print_string(PRINT_JSON, "table", NULL,
 			     rows[i].stock ? "stock" : "netns");
 		print_fields(&rows[i].s, ps, secs);
+		if (!prev && rows[i].ifindex && !rows[i].stock)
+			xdp_stats_print(rows[i].ifindex);
 		if (percpu && rows[i].cpu && !prev) {
 			open_json_array("cpus");
 			for (c = 0; c < nr_cpus(); c++) {

@@ -12,6 +12,7 @@
 #include "attach.h"
 #include "nl.h"
 #include "util.h"
+#include "xdp.h"
 
 static const char *const hook_names[] = {
 	[BPFWD_HOOK_NONE] = "none",
@@ -213,6 +214,9 @@ int detach_port(struct table *t, uint32_t ifindex, const char *dev,
 			p_err("%s: unpin %s: %s", dev, path, strerror(-err));
 		}
 		break;
+	case BPFWD_HOOK_XDP:
+		err = xdp_port_detach(t, ifindex, dev);
+		break;
 	}
 	return err;
 }
@@ -245,6 +249,8 @@ bool port_attached(struct table *t, uint32_t ifindex, bool egress,
 		     info.prog_id;
 		close(fd);
 		return ok;
+	case BPFWD_HOOK_XDP:
+		return xdp_port_attached(t, ifindex);
 	}
 	return true;
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <linux/if_ether.h>
+#include <linux/if_link.h>
 #include <linux/netlink.h>
 #include <linux/pkt_cls.h>
 #include <linux/pkt_sched.h>
@@ -407,4 +408,42 @@ int nl_filter_list(int ifindex, bool egress, struct tc_filter_info *f,
 	if (err == -EINVAL || err == -ENOENT)	/* no clsact */
 		return 0;
 	return err ? err : l.n;
+}
+
+/* XDP ports: IFLA_XDP, so that the kernel's reason reaches nl_extack */
+
+struct xdp_arg {
+	int ifindex;
+	int prog_fd;
+	uint32_t flags;
+	int expected_fd;
+};
+
+static struct nlmsghdr *build_xdp_set(struct nl_req *r, void *arg)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(r->buf);
+	struct xdp_arg *a = arg;
+	struct ifinfomsg *ifi;
+	struct nlattr *x;
+
+	nlh->nlmsg_type = RTM_SETLINK;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	ifi->ifi_family = AF_UNSPEC;
+	ifi->ifi_index = a->ifindex;
+	x = mnl_attr_nest_start(nlh, IFLA_XDP);
+	mnl_attr_put_u32(nlh, IFLA_XDP_FD, a->prog_fd);
+	mnl_attr_put_u32(nlh, IFLA_XDP_FLAGS, a->flags);
+	if (a->flags & XDP_FLAGS_REPLACE)
+		mnl_attr_put_u32(nlh, IFLA_XDP_EXPECTED_FD, a->expected_fd);
+	mnl_attr_nest_end(nlh, x);
+	return nlh;
+}
+
+int nl_xdp_set(int ifindex, int prog_fd, uint32_t flags, int expected_fd)
+{
+	struct xdp_arg a = { .ifindex = ifindex, .prog_fd = prog_fd,
+			     .flags = flags, .expected_fd = expected_fd };
+
+	return run(build_xdp_set, &a, NULL, NULL);
 }

@@ -46,4 +46,10 @@ int nl_filter_del(int ifindex, bool egress, uint32_t prio, uint32_t handle,
 int nl_filter_list(int ifindex, bool egress, struct tc_filter_info *f,
 		   int max);
 
+/* XDP: sets (@prog_fd) or clears (-1) the program of @ifindex with
+ * XDP_FLAGS_* @flags; with XDP_FLAGS_REPLACE only if @expected_fd's
+ * program is the one there.
+ */
+int nl_xdp_set(int ifindex, int prog_fd, uint32_t flags, int expected_fd);
+
 #endif /* __BPFWD_NL_H */

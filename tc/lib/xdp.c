@@ -1,0 +1,673 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Copyright (c) 2026 The bpfwd authors
+ *
+ * XDP port machinery (see xdp.h).  The XDP maps live next to the port
+ * table, in the namespace's own pin directory, and go away with the
+ * namespace's last XDP port.  Every check that can refuse runs before
+ * anything is attached or written, and each step that fails undoes what
+ * the command did before it.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <linux/if_link.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "netdev.h"
+#include "nl.h"
+#include "pins.h"
+#include "util.h"
+#include "xdp.h"
+#include "xdp.skel.h"
+
+#define KTHREAD_LINK	"xdp_kthread_link"
+
+static const char *const our_progs[] = {
+	"xdp_redirect", "xdp_devmap", "xdp_cpumap", "xdp_flood",
+};
+
+struct map_layout {
+	const char *name;
+	enum bpf_map_type type;
+	uint32_t value;
+	uint32_t max;		/* 0: nr_cpus() */
+};
+
+static const struct map_layout xdp_maps[] = {
+	{ BPFWD_MAP_DEVMAP, BPF_MAP_TYPE_DEVMAP, sizeof(struct bpf_devmap_val),
+	  BPFWD_MAX_SLOTS },
+	{ BPFWD_MAP_CPUMAP, BPF_MAP_TYPE_CPUMAP, sizeof(struct bpf_cpumap_val),
+	  0 },
+	{ BPFWD_MAP_CPUS, BPF_MAP_TYPE_ARRAY, sizeof(struct bpfwd_cpus),
+	  BPFWD_MAX_SLOTS },
+	{ BPFWD_MAP_CPUSTAT, BPF_MAP_TYPE_PERCPU_ARRAY,
+	  sizeof(struct bpfwd_cpustat), BPFWD_MAX_SLOTS },
+	{ BPFWD_MAP_KTHREAD, BPF_MAP_TYPE_PERCPU_ARRAY,
+	  sizeof(struct bpfwd_kthread), 1 },
+	{ BPFWD_MAP_FLOOD, BPF_MAP_TYPE_DEVMAP_HASH,
+	  sizeof(struct bpf_devmap_val), BPFWD_MAX_PORTS },
+};
+
+static void pin_path(struct table *t, const char *name, char *buf,
+		     size_t len)
+{
+	snprintf(buf, len, "%s/%s", t->dir, name);
+}
+
+int xdp_map_fd(struct table *t, const char *name)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	pin_path(t, name, path, sizeof(path));
+	fd = bpf_obj_get(path);
+	return fd < 0 ? -errno : fd;
+}
+
+static int check_layouts(struct table *t)
+{
+	char path[PATH_MAX];
+	bool exists;
+	size_t i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(xdp_maps); i++) {
+		pin_path(t, xdp_maps[i].name, path, sizeof(path));
+		err = pin_check_map(path, xdp_maps[i].type, sizeof(__u32),
+				    xdp_maps[i].value,
+				    xdp_maps[i].max ?: (uint32_t)nr_cpus(),
+				    &exists);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Devmaps: reused and pinned here (see xdp.bpf.c). */
+static int reuse_devmap(struct table *t, struct bpf_map *map,
+			const char *name)
+{
+	int fd = xdp_map_fd(t, name), err;
+
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		return fd;
+	err = bpf_map__reuse_fd(map, fd);
+	close(fd);
+	return err;
+}
+
+static int pin_devmap(struct table *t, struct bpf_map *map,
+		      const char *name)
+{
+	char path[PATH_MAX];
+
+	pin_path(t, name, path, sizeof(path));
+	if (!access(path, F_OK))
+		return 0;
+	return bpf_obj_pin(bpf_map__fd(map), path) ? -errno : 0;
+}
+
+int xdp_load(struct table *t, const char *prog, bool cpu_prog,
+	     uint32_t cpumap_id, struct xdp **skelp)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = t->dir);
+	struct bpf_program *p;
+	struct xdp *skel;
+	int err;
+
+	err = check_layouts(t);
+	if (err)
+		return err;
+	skel = xdp__open_opts(&oo);
+	if (!skel) {
+		err = -errno;
+		p_err("open xdp.o: %s", strerror(-err));
+		return err;
+	}
+	bpf_map__set_max_entries(skel->maps.bpfwd_cpumap, nr_cpus());
+	err = reuse_devmap(t, skel->maps.bpfwd_devmap, BPFWD_MAP_DEVMAP);
+	if (!err)
+		err = reuse_devmap(t, skel->maps.bpfwd_flood, BPFWD_MAP_FLOOD);
+	if (err) {
+		p_err("reuse pinned devmap in %s: %s", t->dir, strerror(-err));
+		xdp__destroy(skel);
+		return err;
+	}
+	skel->rodata->cpumap_id = cpumap_id;
+	bpf_object__for_each_program(p, skel->obj) {
+		const char *name = bpf_program__name(p);
+
+		bpf_program__set_autoload(p,
+			(prog && !strcmp(name, prog)) ||
+			(cpu_prog && !strcmp(name, "xdp_cpu_then")) ||
+			(cpumap_id && !strcmp(name, "kthread_tp")));
+	}
+	err = xdp__load(skel);
+	if (err) {
+		p_err("load %s: %s (bpfwd -vv shows the verifier log)",
+		      prog ? prog : "kthread_tp", strerror(-err));
+		xdp__destroy(skel);
+		return err;
+	}
+	err = pin_devmap(t, skel->maps.bpfwd_devmap, BPFWD_MAP_DEVMAP);
+	if (!err)
+		err = pin_devmap(t, skel->maps.bpfwd_flood, BPFWD_MAP_FLOOD);
+	if (err) {
+		p_err("pin devmap in %s: %s", t->dir, strerror(-err));
+		xdp__destroy(skel);
+		return err;
+	}
+	*skelp = skel;
+	return 0;
+}
+
+int xdp_prog_fd(struct xdp *skel, const char *prog)
+{
+	struct bpf_program *p;
+
+	p = bpf_object__find_program_by_name(skel->obj, prog);
+	return p ? bpf_program__fd(p) : -ENOENT;
+}
+
+void xdp_free(struct xdp *skel)
+{
+	xdp__destroy(skel);
+}
+
+static int prog_name_of(uint32_t id, char *buf, size_t len)
+{
+	struct bpf_prog_info info = { 0 };
+	uint32_t ilen = sizeof(info);
+	int fd = bpf_prog_get_fd_by_id(id), err;
+
+	if (fd < 0)
+		return -errno;
+	err = bpf_obj_get_info_by_fd(fd, &info, &ilen) ? -errno : 0;
+	close(fd);
+	if (!err)
+		snprintf(buf, len, "%s", info.name);
+	return err;
+}
+
+static bool ours(uint32_t id)
+{
+	char name[BPF_OBJ_NAME_LEN];
+	size_t i;
+
+	if (!id || prog_name_of(id, name, sizeof(name)))
+		return false;
+	for (i = 0; i < ARRAY_SIZE(our_progs); i++)
+		if (!strcmp(name, our_progs[i]))
+			return true;
+	return false;
+}
+
+uint32_t xdp_our_prog(int ifindex, bool generic)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	uint32_t id;
+
+	if (bpf_xdp_query(ifindex, 0, &q))
+		return 0;
+	id = generic ? q.skb_prog_id : q.drv_prog_id;
+	return ours(id) ? id : 0;
+}
+
+/* The XDP limit without multi-buffer: one page holds headroom, frame
+ * and skb_shared_info (as veth computes it for its peer's MTU).
+ */
+static uint32_t xdp_max_mtu(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	return page - 256 /* XDP_PACKET_HEADROOM */ - 320 /* shinfo */ -
+	       14 /* ETH_HLEN */;
+}
+
+int xdp_check_in(int ifindex, const char *dev, bool generic)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	char name[BPF_OBJ_NAME_LEN] = "?";
+	struct link_info l;
+	uint64_t feat;
+	int err;
+
+	err = bpf_xdp_query(ifindex, 0, &q);
+	if (err) {
+		p_err("%s: query XDP: %s", dev, strerror(-err));
+		return err;
+	}
+	if (q.prog_id || q.drv_prog_id || q.skb_prog_id || q.hw_prog_id) {
+		uint32_t id = q.drv_prog_id ?: q.skb_prog_id ?: q.hw_prog_id ?:
+			      q.prog_id;
+		const char *how = q.drv_prog_id ? "xdp" :
+				  q.skb_prog_id ? "xdpgeneric" : "xdpoffload";
+
+		prog_name_of(id, name, sizeof(name));
+		p_err("%s: already has an XDP program that is not a bpfwd port's (%s, id %u, %s); bpfwd does not replace it: remove it first (ip link set dev %s %s off) or use another device",
+		      dev, name, id, how, dev, how);
+		return -EBUSY;
+	}
+	if (generic)
+		return 0;
+	err = netdev_xdp_features(ifindex, &feat);
+	if (!err && !(feat & BPFWD_XDP_ACT_BASIC)) {
+		p_err("%s: the driver has no native XDP; use xdp-mode generic (XDP on the skb path: slower, but works on any device)",
+		      dev);
+		return -EOPNOTSUPP;
+	}
+	if (!netdev_link(ifindex, &l) && l.mtu > xdp_max_mtu()) {
+		p_err("%s: MTU %u is too large for native XDP (at most %u: a frame must fit in one page); lower it (ip link set dev %s mtu 1500) or use xdp-mode generic",
+		      dev, l.mtu, xdp_max_mtu(), dev);
+		return -ERANGE;
+	}
+	return 0;
+}
+
+int xdp_check_target(int ifindex, const char *dev)
+{
+	char out[IF_NAMESIZE], peer[64];
+	struct link_info l;
+	uint64_t feat;
+	int err;
+
+	ifname_of(ifindex, out);
+	err = netdev_xdp_features(ifindex, &feat);
+	if (err == -EOPNOTSUPP) {
+		pr_info("this kernel does not tell XDP features (Linux < 6.3): cannot check that %s takes XDP frames",
+			out);
+		return 0;
+	}
+	if (err || (feat & BPFWD_XDP_ACT_NDO_XMIT))
+		return 0;
+	if (netdev_link(ifindex, &l))
+		memset(&l, 0, sizeof(l));
+	if (!strcmp(l.kind, "veth")) {
+		if (l.link_other_ns || !if_indextoname(l.link, peer))
+			snprintf(peer, sizeof(peer), "PEER");
+		p_err("%s: target %s cannot take XDP frames: its veth peer%s%s has neither GRO nor an XDP program, so nothing receives them there; turn GRO on where the peer lives (ethtool -K %s gro on) or attach an XDP program to it, or use xdp-mode generic",
+		      dev, out, l.link_other_ns ? " (in another namespace)" :
+						  " ", l.link_other_ns ? "" : peer,
+		      peer);
+		return -EOPNOTSUPP;
+	}
+	p_err("%s: target %s cannot take XDP frames (its driver%s%s has no ndo_xdp_xmit); use xdp-mode generic, or a tc port",
+	      dev, out, l.kind[0] ? ", " : "", l.kind);
+	return -EOPNOTSUPP;
+}
+
+static uint32_t mode_flag(bool generic)
+{
+	return generic ? XDP_FLAGS_SKB_MODE : XDP_FLAGS_DRV_MODE;
+}
+
+int xdp_attach(int ifindex, const char *dev, int prog_fd, bool generic,
+	       uint32_t old_id)
+{
+	uint32_t flags = mode_flag(generic);
+	int old_fd = -1, err;
+
+	if (old_id) {
+		old_fd = bpf_prog_get_fd_by_id(old_id);
+		if (old_fd < 0) {
+			err = -errno;
+			p_err("%s: the port's XDP program (id %u) is gone: %s; del and add the port",
+			      dev, old_id, strerror(-err));
+			return err;
+		}
+		flags |= XDP_FLAGS_REPLACE;
+	} else {
+		flags |= XDP_FLAGS_UPDATE_IF_NOEXIST;
+	}
+	err = nl_xdp_set(ifindex, prog_fd, flags, old_fd);
+	if (old_fd >= 0)
+		close(old_fd);
+	if (!err)
+		return 0;
+	if (err == -EOPNOTSUPP && !generic && !nl_extack[0])
+		snprintf(nl_extack, sizeof(nl_extack),
+			 "no native XDP here; use xdp-mode generic");
+	if (err == -EBUSY || err == -EEXIST)
+		snprintf(nl_extack, sizeof(nl_extack),
+			 "another XDP program is there; bpfwd does not replace it");
+	if (nl_extack[0])
+		p_err("%s: attach XDP (%s): %s (%s)", dev,
+		      generic ? "generic" : "native", strerror(-err),
+		      nl_extack);
+	else
+		p_err("%s: attach XDP (%s): %s", dev,
+		      generic ? "generic" : "native", strerror(-err));
+	return err;
+}
+
+int xdp_detach(int ifindex, const char *dev, bool generic, uint32_t id)
+{
+	int fd, err;
+
+	if (!id)
+		return 0;
+	fd = bpf_prog_get_fd_by_id(id);
+	if (fd < 0)
+		return 0;	/* gone already */
+	err = nl_xdp_set(ifindex, -1, mode_flag(generic) | XDP_FLAGS_REPLACE,
+			 fd);
+	close(fd);
+	if (err == -ENODEV)
+		return 0;
+	if (err)
+		p_err("%s: detach XDP: %s%s%s", dev, strerror(-err),
+		      nl_extack[0] ? ": " : "", nl_extack);
+	return err;
+}
+
+static int map_update(struct table *t, const char *map, uint32_t key,
+		      const void *val)
+{
+	int fd = xdp_map_fd(t, map), err;
+
+	if (fd < 0)
+		return fd;
+	err = val ? bpf_map_update_elem(fd, &key, val, 0) :
+		    bpf_map_delete_elem(fd, &key);
+	err = err ? -errno : 0;
+	close(fd);
+	if (!val && err == -ENOENT)
+		err = 0;
+	return err;
+}
+
+int xdp_devmap_set(struct table *t, uint32_t slot, uint32_t ifindex)
+{
+	struct bpf_devmap_val v = { .ifindex = ifindex };
+
+	return map_update(t, BPFWD_MAP_DEVMAP, slot, ifindex ? &v : NULL);
+}
+
+int xdp_flood_set(struct table *t, uint32_t ifindex, bool member)
+{
+	struct bpf_devmap_val v = { .ifindex = ifindex };
+
+	return map_update(t, BPFWD_MAP_FLOOD, ifindex, member ? &v : NULL);
+}
+
+int xdp_cpus_get(struct table *t, uint32_t slot, struct bpfwd_cpus *c)
+{
+	int fd = xdp_map_fd(t, BPFWD_MAP_CPUS), err;
+
+	memset(c, 0, sizeof(*c));
+	if (fd < 0)
+		return fd;
+	err = bpf_map_lookup_elem(fd, &slot, c) ? -errno : 0;
+	close(fd);
+	return err;
+}
+
+/* Marks in @used the CPUs of every cpumap port but @skip (by ifindex);
+ * @owner gets the ifindex of one user per CPU.
+ */
+static void cpus_in_use(struct table *t, uint32_t skip, uint32_t *owner)
+{
+	static struct bpfwd_port p[BPFWD_MAX_PORTS];
+	static uint32_t idx[BPFWD_MAX_PORTS];
+	struct bpfwd_cpus c;
+	int i, n, j;
+
+	n = port_list(t, idx, p, BPFWD_MAX_PORTS);
+	for (i = 0; i < n && i < BPFWD_MAX_PORTS; i++) {
+		if (idx[i] == skip || p[i].hook != BPFWD_HOOK_XDP ||
+		    p[i].mode != BPFWD_MODE_CPUMAP ||
+		    xdp_cpus_get(t, p[i].slot, &c))
+			continue;
+		for (j = 0; j < (int)c.count && j < BPFWD_MAX_CPU_LIST; j++)
+			if (c.cpu[j] < (uint32_t)nr_cpus())
+				owner[c.cpu[j]] = idx[i];
+	}
+}
+
+int xdp_cpus_set(struct table *t, uint32_t slot, uint32_t ifindex,
+		 const struct bpfwd_cpus *c, int cpu_prog_fd)
+{
+	uint32_t *owner = calloc(nr_cpus(), sizeof(*owner));
+	bool *made = calloc(nr_cpus(), sizeof(*made));
+	char dev[IF_NAMESIZE], other[IF_NAMESIZE];
+	int fd, cpus_fd = -1, err = 0;
+	uint32_t i, cpu;
+
+	fd = xdp_map_fd(t, BPFWD_MAP_CPUMAP);
+	if (!owner || !made || fd < 0) {
+		err = fd < 0 ? fd : -ENOMEM;
+		p_err("%s: cpumap: %s", ifname_of(ifindex, dev),
+		      strerror(-err));
+		goto out;
+	}
+	cpus_in_use(t, ifindex, owner);
+	for (i = 0; i < c->count; i++) {
+		struct bpf_cpumap_val v = { 0 };
+
+		cpu = c->cpu[i];
+		if (!bpf_map_lookup_elem(fd, &cpu, &v) && v.qsize) {
+			if (v.qsize == c->qsize)
+				continue;
+			if (owner[cpu]) {
+				p_err("%s: cpu %u already queues frames of port %s with qsize %u; give the same qsize, or change that port first",
+				      ifname_of(ifindex, dev), cpu,
+				      ifname_of(owner[cpu], other), v.qsize);
+				err = -EBUSY;
+				goto undo;
+			}
+		}
+		v.qsize = c->qsize;
+		v.bpf_prog.fd = cpu_prog_fd;
+		if (bpf_map_update_elem(fd, &cpu, &v, 0)) {
+			err = -errno;
+			p_err("%s: make the cpumap queue of cpu %u: %s",
+			      ifname_of(ifindex, dev), cpu, strerror(-err));
+			goto undo;
+		}
+		made[cpu] = !owner[cpu];
+	}
+	cpus_fd = xdp_map_fd(t, BPFWD_MAP_CPUS);
+	if (cpus_fd < 0 || bpf_map_update_elem(cpus_fd, &slot, c, 0)) {
+		err = cpus_fd < 0 ? cpus_fd : -errno;
+		p_err("%s: write %s: %s", ifname_of(ifindex, dev),
+		      BPFWD_MAP_CPUS, strerror(-err));
+		goto undo;
+	}
+	goto out;
+undo:
+	for (cpu = 0; cpu < (uint32_t)nr_cpus(); cpu++)
+		if (made[cpu])
+			bpf_map_delete_elem(fd, &cpu);
+out:
+	if (cpus_fd >= 0)
+		close(cpus_fd);
+	if (fd >= 0)
+		close(fd);
+	free(owner);
+	free(made);
+	return err;
+}
+
+void xdp_cpus_gc(struct table *t, uint32_t skip_ifindex)
+{
+	uint32_t *owner = calloc(nr_cpus(), sizeof(*owner));
+	int fd = xdp_map_fd(t, BPFWD_MAP_CPUMAP);
+	uint32_t cpu;
+
+	if (owner && fd >= 0) {
+		cpus_in_use(t, skip_ifindex, owner);
+		for (cpu = 0; cpu < (uint32_t)nr_cpus(); cpu++)
+			if (!owner[cpu])
+				bpf_map_delete_elem(fd, &cpu);
+	}
+	if (fd >= 0)
+		close(fd);
+	free(owner);
+}
+
+int xdp_kthread_ensure(struct table *t)
+{
+	struct bpf_map_info info = { 0 };
+	uint32_t ilen = sizeof(info);
+	struct bpf_link *link;
+	char path[PATH_MAX];
+	struct xdp *skel;
+	int fd, err;
+
+	pin_path(t, KTHREAD_LINK, path, sizeof(path));
+	if (!access(path, F_OK))
+		return 0;
+	fd = xdp_map_fd(t, BPFWD_MAP_CPUMAP);
+	if (fd < 0)
+		return fd;
+	err = bpf_obj_get_info_by_fd(fd, &info, &ilen) ? -errno : 0;
+	close(fd);
+	if (err)
+		return err;
+	err = xdp_load(t, NULL, false, info.id, &skel);
+	if (err)
+		return err;
+	link = bpf_program__attach(skel->progs.kthread_tp);
+	err = libbpf_get_error(link);
+	if (!err) {
+		err = bpf_link__pin(link, path);
+		bpf_link__destroy(link);
+	}
+	if (err)
+		pr_warn("cpumap kthread figures unavailable: tracepoint xdp_cpumap_kthread: %s",
+			strerror(-err));
+	xdp_free(skel);
+	return 0;	/* the figures are extra: the port works without */
+}
+
+/* Whether a table has an XDP port other than @skip. */
+static bool other_xdp_port(struct table *t, uint32_t skip)
+{
+	static struct bpfwd_port p[BPFWD_MAX_PORTS];
+	static uint32_t idx[BPFWD_MAX_PORTS];
+	int i, n;
+
+	n = port_list(t, idx, p, BPFWD_MAX_PORTS);
+	for (i = 0; i < n && i < BPFWD_MAX_PORTS; i++)
+		if (idx[i] != skip && p[i].hook == BPFWD_HOOK_XDP)
+			return true;
+	return false;
+}
+
+static void unpin_all(struct table *t)
+{
+	char path[PATH_MAX];
+	size_t i;
+
+	pin_path(t, KTHREAD_LINK, path, sizeof(path));
+	unlink(path);
+	for (i = 0; i < ARRAY_SIZE(xdp_maps); i++) {
+		pin_path(t, xdp_maps[i].name, path, sizeof(path));
+		unlink(path);
+	}
+}
+
+int xdp_port_detach(struct table *t, uint32_t ifindex, const char *dev)
+{
+	static const struct bpfwd_cpus none;
+	struct bpfwd_port p;
+	bool generic;
+	int err, fd;
+
+	err = port_get(t, ifindex, &p);
+	if (err)
+		return err;
+	generic = p.flags & BPFWD_F_XDP_GENERIC;
+	err = xdp_detach(ifindex, dev, generic,
+			 xdp_our_prog(ifindex, generic));
+	if (err)
+		return err;
+	switch (p.mode) {
+	case BPFWD_MODE_MAP:
+		xdp_devmap_set(t, p.slot, 0);
+		break;
+	case BPFWD_MODE_FLOOD:
+		xdp_flood_set(t, ifindex, false);
+		break;
+	case BPFWD_MODE_CPUMAP:
+		fd = xdp_map_fd(t, BPFWD_MAP_CPUS);
+		if (fd >= 0) {
+			bpf_map_update_elem(fd, &p.slot, &none, 0);
+			close(fd);
+		}
+		xdp_cpus_gc(t, ifindex);
+		break;
+	}
+	xdp_pins_gc(t, ifindex);
+	return 0;
+}
+
+void xdp_pins_gc(struct table *t, uint32_t skip_ifindex)
+{
+	if (other_xdp_port(t, skip_ifindex))
+		return;
+	xdp_cpus_gc(t, skip_ifindex);
+	unpin_all(t);
+}
+
+bool xdp_port_attached(struct table *t, uint32_t ifindex)
+{
+	struct bpfwd_port p;
+
+	if (port_get(t, ifindex, &p))
+		return false;
+	return xdp_our_prog(ifindex, p.flags & BPFWD_F_XDP_GENERIC);
+}
+
+int parse_cpu_list(const char *s, struct bpfwd_cpus *c)
+{
+	uint32_t lo, hi, cpu, i;
+	char *end;
+
+	memset(c, 0, sizeof(*c));
+	while (*s) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		lo = hi = strtoul(s, &end, 10);
+		if (*end == '-') {
+			s = end + 1;
+			if (*s < '0' || *s > '9')
+				return -EINVAL;
+			hi = strtoul(s, &end, 10);
+		}
+		if (hi < lo || (*end && *end != ','))
+			return -EINVAL;
+		if (hi >= (uint32_t)nr_cpus())
+			return -ERANGE;
+		for (cpu = lo; cpu <= hi; cpu++) {
+			for (i = 0; i < c->count; i++)
+				if (c->cpu[i] == cpu)
+					return -EEXIST;
+			if (c->count == BPFWD_MAX_CPU_LIST)
+				return -E2BIG;
+			c->cpu[c->count++] = cpu;
+		}
+		s = *end ? end + 1 : end;
+		if (*end && !*s)
+			return -EINVAL;
+	}
+	return c->count ? 0 : -EINVAL;
+}
+
+void format_cpu_list(const struct bpfwd_cpus *c, char *buf, size_t len)
+{
+	size_t off = 0;
+	uint32_t i;
+
+	buf[0] = '\0';
+	for (i = 0; i < c->count && i < BPFWD_MAX_CPU_LIST && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%u", i ? "," : "",
+				c->cpu[i]);
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Copyright (c) 2026 The bpfwd authors
+ *
+ * XDP ports: loading xdp.o with the namespace's table, attaching its
+ * programs through IFLA_XDP (so the kernel's reason reaches the
+ * operator), the XDP-only maps (devmap slots, cpumap CPUs and their
+ * lists, the flood group) and the checks that catch the usual XDP traps
+ * before anything is changed: someone else's program on the device, no
+ * native XDP, an MTU too large for XDP, a target that cannot take XDP
+ * frames (a veth whose peer has neither GRO nor an XDP program).
+ */
+#ifndef __BPFWD_XDP_H
+#define __BPFWD_XDP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "ports.h"
+
+struct xdp;
+
+#define XDP_QSIZE_DEFAULT	2048
+#define XDP_QSIZE_MAX		16384	/* the kernel's cpumap limit */
+
+/* Opens xdp.o with the table's directory as pin root and loads the
+ * program named @prog (and, when @cpu_prog, the cpumap program too; with
+ * @cpumap_id the kthread tracepoint program instead of @prog).
+ */
+int xdp_load(struct table *t, const char *prog, bool cpu_prog,
+	     uint32_t cpumap_id, struct xdp **skel);
+int xdp_prog_fd(struct xdp *skel, const char *prog);
+void xdp_free(struct xdp *skel);
+
+/* Checks on the ingress device: no program of someone else's, native
+ * XDP when not @generic, an MTU that XDP takes.  One message each.
+ */
+int xdp_check_in(int ifindex, const char *dev, bool generic);
+/* Checks that @ifindex can take XDP frames redirected in native mode. */
+int xdp_check_target(int ifindex, const char *dev);
+
+/* Attaches @prog_fd; with @old_id, atomically in place of that program. */
+int xdp_attach(int ifindex, const char *dev, int prog_fd, bool generic,
+	       uint32_t old_id);
+int xdp_detach(int ifindex, const char *dev, bool generic, uint32_t id);
+/* The id of bpfwd's program on the device in that mode, or 0. */
+uint32_t xdp_our_prog(int ifindex, bool generic);
+
+/* Pinned XDP maps of a table: opened by name, -ENOENT when absent. */
+int xdp_map_fd(struct table *t, const char *name);
+
+int xdp_devmap_set(struct table *t, uint32_t slot, uint32_t ifindex);
+int xdp_flood_set(struct table *t, uint32_t ifindex, bool member);
+/* Creates (or checks) the cpumap queues of @c, then writes the list. */
+int xdp_cpus_set(struct table *t, uint32_t slot, uint32_t ifindex,
+		 const struct bpfwd_cpus *c, int cpu_prog_fd);
+int xdp_cpus_get(struct table *t, uint32_t slot, struct bpfwd_cpus *c);
+/* Drops the cpumap queues no cpumap port but @skip_ifindex uses. */
+void xdp_cpus_gc(struct table *t, uint32_t skip_ifindex);
+/* The kthread tracepoint link: made with the first cpumap port. */
+int xdp_kthread_ensure(struct table *t);
+
+/* Undoes an XDP port (program, map entries) before its entry goes, and
+ * removes the XDP pins when it was the namespace's last XDP port.
+ */
+int xdp_port_detach(struct table *t, uint32_t ifindex, const char *dev);
+/* Removes the XDP pins when no XDP port but @skip_ifindex is left. */
+void xdp_pins_gc(struct table *t, uint32_t skip_ifindex);
+bool xdp_port_attached(struct table *t, uint32_t ifindex);
+
+int parse_cpu_list(const char *s, struct bpfwd_cpus *c);
+void format_cpu_list(const struct bpfwd_cpus *c, char *buf, size_t len);
+
+#endif /* __BPFWD_XDP_H */

@@ -1,0 +1,685 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Copyright (c) 2026 The bpfwd authors
+ *
+ * XDP ports: `bpfwd port add|replace ... hook xdp`, their lines in port
+ * show, their cpumap figures in stats and native XDP per device in
+ * probe.
+ *
+ *   port add dev IN to OUT hook xdp [mode redirect|map]
+ *            [xdp-mode native|generic]
+ *   port add dev IN hook xdp cpus LIST [qsize N] [then pass|to OUT]
+ *   port add dev IN hook xdp mode flood
+ *
+ * The entry goes into the namespace's own table like any port (XDP
+ * cannot be loaded by stock tc), so del, flush, show and stats work on
+ * it unchanged.  Every trap a check can see is refused before anything
+ * is written; a later failure undoes the command's own steps.
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+
+#include "bpfwd.h"
+#include "lib/attach.h"
+#include "lib/json.h"
+#include "lib/netdev.h"
+#include "lib/pins.h"
+#include "lib/ports.h"
+#include "lib/util.h"
+#include "lib/xdp.h"
+#include "xdp.h"
+
+struct xdp_cfg {
+	const char *dev, *to;
+	int in, out;
+	uint32_t mode;
+	bool generic;
+	bool has_mode, has_xdp_mode, has_cpus, has_qsize, then_pass;
+	struct bpfwd_cpus cpus;
+};
+
+static const char *const xdp_modes[] = {
+	[BPFWD_MODE_REDIRECT] = "redirect",
+	[BPFWD_MODE_MAP] = "map",
+	[BPFWD_MODE_CPUMAP] = "cpumap",
+	[BPFWD_MODE_FLOOD] = "flood",
+};
+
+const char *xdp_mode_name(uint32_t mode)
+{
+	return mode < ARRAY_SIZE(xdp_modes) && xdp_modes[mode] ?
+		xdp_modes[mode] : "?";
+}
+
+static const char *prog_of(uint32_t mode)
+{
+	switch (mode) {
+	case BPFWD_MODE_MAP:
+		return "xdp_devmap";
+	case BPFWD_MODE_CPUMAP:
+		return "xdp_cpumap";
+	case BPFWD_MODE_FLOOD:
+		return "xdp_flood";
+	}
+	return "xdp_redirect";
+}
+
+static bool is_xdp_word(const char *a)
+{
+	return is_word(a, "cpus") || is_word(a, "qsize") ||
+	       is_word(a, "then") || is_word(a, "xdp-mode");
+}
+
+bool xdp_cmd_wanted(bool replace, int argc, char **argv)
+{
+	struct bpfwd_port p;
+	struct table t;
+	const char *dev = NULL;
+	bool xdp = false;
+	int i, in;
+
+	for (i = 0; i < argc; i++) {
+		if (is_word(argv[i], "hook") && i + 1 < argc &&
+		    is_word(argv[i + 1], "xdp"))
+			return true;
+		if (is_xdp_word(argv[i]))
+			xdp = true;
+		if (is_word(argv[i], "dev") && i + 1 < argc)
+			dev = argv[i + 1];
+	}
+	if (xdp || !replace || !dev)
+		return xdp;
+	/* replace keeps the hook: an XDP port stays one */
+	in = if_nametoindex(dev);
+	if (in <= 0 || table_open(&t, false, false))
+		return false;
+	xdp = !port_get(&t, in, &p) && p.hook == BPFWD_HOOK_XDP;
+	table_close(&t);
+	return xdp;
+}
+
+#define NEXT_ARG()							\
+	do {								\
+		if (argc < 2)						\
+			return usage_err("\"%s\" needs a value", *argv); \
+		argc--;							\
+		argv++;							\
+	} while (0)
+
+static int parse_mode(const char *a, struct xdp_cfg *c)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(xdp_modes); i++) {
+		if (xdp_modes[i] && is_word(a, xdp_modes[i])) {
+			c->mode = i;
+			c->has_mode = true;
+			return 0;
+		}
+	}
+	if (is_word(a, "clone") || is_word(a, "peer") || is_word(a, "neigh"))
+		return usage_err("mode %s is a tc mode; hook xdp has redirect, map, cpumap and flood",
+				 a);
+	return usage_err("unknown mode \"%s\"", a);
+}
+
+static int parse_cpus(const char *a, struct xdp_cfg *c)
+{
+	uint32_t qsize = c->cpus.qsize;
+	int err = parse_cpu_list(a, &c->cpus);
+
+	c->cpus.qsize = qsize;
+	switch (err) {
+	case 0:
+		c->has_cpus = true;
+		return 0;
+	case -ERANGE:
+		return usage_err("cpus \"%s\": this machine has CPUs 0-%d", a,
+				 nr_cpus() - 1);
+	case -EEXIST:
+		return usage_err("cpus \"%s\": a CPU is listed twice", a);
+	case -E2BIG:
+		return usage_err("cpus \"%s\": at most %d CPUs", a,
+				 BPFWD_MAX_CPU_LIST);
+	}
+	return usage_err("cpus \"%s\": not a CPU list (like 1 or 0,2-3)", a);
+}
+
+static int parse_xdp(int argc, char **argv, struct xdp_cfg *c)
+{
+	uint32_t v;
+	int err;
+
+	memset(c, 0, sizeof(*c));
+	c->cpus.qsize = XDP_QSIZE_DEFAULT;
+	for (; argc > 0; argc--, argv++) {
+		if (is_word(*argv, "dev")) {
+			NEXT_ARG();
+			c->dev = *argv;
+		} else if (is_word(*argv, "to")) {
+			NEXT_ARG();
+			c->to = *argv;
+		} else if (is_word(*argv, "hook")) {
+			NEXT_ARG();
+			if (!is_word(*argv, "xdp"))
+				return usage_err("hook %s does not take cpus, qsize, then or xdp-mode (they are for hook xdp)",
+						 *argv);
+		} else if (is_word(*argv, "mode")) {
+			NEXT_ARG();
+			if (parse_mode(*argv, c))
+				return BPFWD_EXIT_USAGE;
+		} else if (is_word(*argv, "xdp-mode")) {
+			NEXT_ARG();
+			if (is_word(*argv, "generic"))
+				c->generic = true;
+			else if (!is_word(*argv, "native"))
+				return usage_err("unknown xdp-mode \"%s\" (native or generic)",
+						 *argv);
+			c->has_xdp_mode = true;
+		} else if (is_word(*argv, "cpus")) {
+			NEXT_ARG();
+			if (parse_cpus(*argv, c))
+				return BPFWD_EXIT_USAGE;
+		} else if (is_word(*argv, "qsize")) {
+			NEXT_ARG();
+			err = parse_u32(*argv, &v, 1, XDP_QSIZE_MAX);
+			if (err)
+				return usage_err("qsize \"%s\": %s", *argv,
+						 err == -ERANGE ?
+						 "out of range (1-16384)" :
+						 "not a number");
+			c->cpus.qsize = v;
+			c->has_qsize = true;
+		} else if (is_word(*argv, "then")) {
+			NEXT_ARG();
+			if (is_word(*argv, "pass"))
+				c->then_pass = true;
+			else if (is_word(*argv, "to"))
+				continue;	/* "then to OUT" */
+			else
+				return usage_err("then \"%s\": pass or to OUT",
+						 *argv);
+		} else if (is_word(*argv, "at") || is_word(*argv, "prio") ||
+			   is_word(*argv, "to-ingress")) {
+			return usage_err("%s does not apply to hook xdp (XDP runs at ingress, before tc)",
+					 *argv);
+		} else {
+			return usage_err("unknown argument \"%s\"", *argv);
+		}
+	}
+	if (!c->dev)
+		return usage_err("missing \"dev IN\"");
+	if (c->has_cpus && c->has_mode && c->mode != BPFWD_MODE_CPUMAP)
+		return usage_err("cpus goes with mode cpumap, not mode %s",
+				 xdp_mode_name(c->mode));
+	if (c->has_cpus)
+		c->mode = BPFWD_MODE_CPUMAP;
+	if ((c->has_qsize || c->then_pass) && c->mode != BPFWD_MODE_CPUMAP)
+		return usage_err("%s needs cpus LIST (mode cpumap)",
+				 c->has_qsize ? "qsize" : "then pass");
+	if (c->then_pass && c->to)
+		return usage_err("then pass and to OUT exclude each other");
+	if (c->mode == BPFWD_MODE_FLOOD && c->to)
+		return usage_err("mode flood sends to every other flood port: drop \"to %s\"",
+				 c->to);
+	return 0;
+}
+
+static int need_root(void)
+{
+	if (geteuid() == 0)
+		return 0;
+	p_err("must be run as root (needs CAP_NET_ADMIN and CAP_BPF)");
+	return -EPERM;
+}
+
+static int resolve(struct xdp_cfg *c)
+{
+	c->in = ifindex_of(c->dev, NULL);
+	if (c->in < 0)
+		return c->in;
+	if (!c->to)
+		return 0;
+	c->out = ifindex_of(c->to, NULL);
+	if (c->out < 0)
+		return c->out;
+	if (c->in == c->out) {
+		p_err("%s: dev and to are the same device", c->dev);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The traps, before anything changes.  @in_checked: IN already runs a
+ * port of ours (replace), so its own program is expected.
+ */
+static int check(struct xdp_cfg *c, bool replace)
+{
+	int err;
+
+	if ((c->mode == BPFWD_MODE_REDIRECT || c->mode == BPFWD_MODE_MAP) &&
+	    !c->out) {
+		p_err("%s: mode %s needs \"to OUT\"", c->dev,
+		      xdp_mode_name(c->mode));
+		return -EINVAL;
+	}
+	if (!replace) {
+		err = xdp_check_in(c->in, c->dev, c->generic);
+		if (err)
+			return err;
+	}
+	if (c->generic)
+		return 0;
+	/* native: frames leave through the target's ndo_xdp_xmit; a flood
+	 * port is the target of the other flood ports
+	 */
+	if (c->out)
+		return xdp_check_target(c->out, c->dev);
+	if (c->mode == BPFWD_MODE_FLOOD)
+		return xdp_check_target(c->in, c->dev);
+	return 0;
+}
+
+/* Writes the mode's map entries of port @p (slot, target, cpus). */
+static int maps_set(struct table *t, struct xdp_cfg *c,
+		    const struct bpfwd_port *p, struct xdp *skel)
+{
+	int err = 0;
+
+	switch (c->mode) {
+	case BPFWD_MODE_MAP:
+		err = xdp_devmap_set(t, p->slot, c->out);
+		if (err)
+			p_err("%s: write %s slot %u: %s", c->dev,
+			      BPFWD_MAP_DEVMAP, p->slot, strerror(-err));
+		break;
+	case BPFWD_MODE_FLOOD:
+		err = xdp_flood_set(t, c->in, true);
+		if (err)
+			p_err("%s: join %s: %s", c->dev, BPFWD_MAP_FLOOD,
+			      strerror(-err));
+		break;
+	case BPFWD_MODE_CPUMAP:
+		err = xdp_cpus_set(t, p->slot, c->in, &c->cpus,
+				   xdp_prog_fd(skel, "xdp_cpu_then"));
+		break;
+	}
+	return err;
+}
+
+/* Removes what maps_set() wrote for @mode, keeping what @keep needs. */
+static void maps_clear(struct table *t, uint32_t ifindex, uint32_t slot,
+		       uint32_t mode, uint32_t keep)
+{
+	static const struct bpfwd_cpus none;
+	int fd;
+
+	if (mode == keep && mode != BPFWD_MODE_CPUMAP)
+		return;
+	switch (mode) {
+	case BPFWD_MODE_MAP:
+		xdp_devmap_set(t, slot, 0);
+		break;
+	case BPFWD_MODE_FLOOD:
+		xdp_flood_set(t, ifindex, false);
+		break;
+	case BPFWD_MODE_CPUMAP:
+		if (keep != BPFWD_MODE_CPUMAP) {
+			fd = xdp_map_fd(t, BPFWD_MAP_CPUS);
+			if (fd >= 0) {
+				bpf_map_update_elem(fd, &slot, &none, 0);
+				close(fd);
+			}
+		}
+		xdp_cpus_gc(t, 0);
+		break;
+	}
+}
+
+static void fill_entry(struct bpfwd_port *p, const struct xdp_cfg *c)
+{
+	p->target = c->out;
+	p->mode = c->mode;
+	p->hook = BPFWD_HOOK_XDP;
+	p->prio = 0;
+	p->netns = netns_cookie();
+	p->flags = c->generic ? BPFWD_F_XDP_GENERIC : 0;
+}
+
+/* A port of this namespace on @in, in either table. */
+static bool is_port(int in, struct bpfwd_port *old)
+{
+	struct table t;
+	int s;
+	bool found = false;
+
+	for (s = 0; s < 2 && !found; s++) {
+		if (table_open(&t, s, false))
+			continue;
+		found = !port_get(&t, in, old) && port_owned(&t, old);
+		table_close(&t);
+	}
+	return found;
+}
+
+static int xdp_add(struct xdp_cfg *c)
+{
+	struct bpfwd_port p = { 0 }, old;
+	struct xdp *skel = NULL;
+	struct table t;
+	int err;
+
+	if (resolve(c))
+		return BPFWD_EXIT_FAIL;
+	if (is_port(c->in, &old)) {
+		p_err("%s: already a port (hook %s); use port replace or port del",
+		      c->dev, hook_name(old.hook));
+		return BPFWD_EXIT_FAIL;
+	}
+	if (check(c, false))
+		return BPFWD_EXIT_FAIL;
+	err = table_open(&t, false, true);
+	if (err)
+		return BPFWD_EXIT_FAIL;
+	if (slot_alloc(&t, &p.slot)) {
+		p_err("%s: table full (%d ports)", c->dev, BPFWD_MAX_SLOTS - 1);
+		goto fail_table;
+	}
+	err = xdp_load(&t, prog_of(c->mode), c->mode == BPFWD_MODE_CPUMAP, 0,
+		       &skel);
+	if (err)
+		goto fail_table;
+	fill_entry(&p, c);
+	stats_clear(&t, p.slot);
+	err = port_put(&t, c->in, &p, BPF_NOEXIST);
+	if (err) {
+		p_err("%s: write table %s: %s", c->dev, t.dir, strerror(-err));
+		goto fail_table;
+	}
+	err = maps_set(&t, c, &p, skel);
+	if (!err)
+		err = xdp_attach(c->in, c->dev, xdp_prog_fd(skel, prog_of(c->mode)),
+				 c->generic, 0);
+	if (err)
+		goto fail_port;
+	if (c->mode == BPFWD_MODE_CPUMAP)
+		xdp_kthread_ensure(&t);
+	pr_info("%s: XDP port, mode %s (%s), table %s", c->dev,
+		xdp_mode_name(c->mode), c->generic ? "generic" : "native",
+		t.dir);
+	xdp_free(skel);
+	table_close(&t);
+	return BPFWD_EXIT_OK;
+fail_port:
+	xdp_port_detach(&t, c->in, c->dev);
+	port_delete(&t, c->in);
+fail_table:
+	if (skel)
+		xdp_free(skel);
+	xdp_pins_gc(&t, 0);
+	table_gc(&t);
+	table_close(&t);
+	return BPFWD_EXIT_FAIL;
+}
+
+static int xdp_replace(struct xdp_cfg *c)
+{
+	struct bpfwd_port old, p;
+	struct xdp *skel = NULL;
+	struct table t;
+	uint32_t id;
+	int err;
+
+	if (resolve(c))
+		return BPFWD_EXIT_FAIL;
+	if (table_open(&t, false, false) || port_get(&t, c->in, &old)) {
+		if (is_port(c->in, &old))
+			p_err("%s: replace keeps the hook (%s); to move the port to hook xdp, del and add it",
+			      c->dev, hook_name(old.hook));
+		else
+			p_err("%s: not a port; use port add", c->dev);
+		table_close(&t);
+		return BPFWD_EXIT_FAIL;
+	}
+	if (old.hook != BPFWD_HOOK_XDP) {
+		p_err("%s: replace keeps the hook (%s); to move the port to hook xdp, del and add it",
+		      c->dev, hook_name(old.hook));
+		goto fail;
+	}
+	if (c->has_xdp_mode &&
+	    c->generic != !!(old.flags & BPFWD_F_XDP_GENERIC)) {
+		p_err("%s: replace keeps the xdp-mode (%s); del and add the port",
+		      c->dev, old.flags & BPFWD_F_XDP_GENERIC ? "generic" :
+								"native");
+		goto fail;
+	}
+	c->generic = old.flags & BPFWD_F_XDP_GENERIC;
+	if (!c->has_mode && !c->has_cpus)
+		c->mode = old.mode;
+	/* mode cpumap without a list keeps the port's CPUs */
+	if (c->mode == BPFWD_MODE_CPUMAP && !c->has_cpus) {
+		uint32_t qsize = c->cpus.qsize;
+
+		if (old.mode != BPFWD_MODE_CPUMAP ||
+		    xdp_cpus_get(&t, old.slot, &c->cpus) || !c->cpus.count) {
+			p_err("%s: mode cpumap needs \"cpus LIST\"", c->dev);
+			goto fail;
+		}
+		if (c->has_qsize)
+			c->cpus.qsize = qsize;
+	}
+	if (check(c, true))
+		goto fail;
+	id = xdp_our_prog(c->in, c->generic);
+	if (!id) {
+		p_err("%s: the port's XDP program is not attached (any more); del and add the port",
+		      c->dev);
+		goto fail;
+	}
+	err = xdp_load(&t, prog_of(c->mode), c->mode == BPFWD_MODE_CPUMAP, 0,
+		       &skel);
+	if (err)
+		goto fail;
+	p = old;
+	fill_entry(&p, c);
+	/* the new mode's entries first, then the entry, then the program:
+	 * every frame finds a complete configuration of one mode or the
+	 * other
+	 */
+	err = maps_set(&t, c, &p, skel);
+	if (err)
+		goto fail_maps;
+	err = port_put(&t, c->in, &p, BPF_EXIST);
+	if (err) {
+		p_err("%s: write table %s: %s", c->dev, t.dir, strerror(-err));
+		goto fail_maps;
+	}
+	if (c->mode != old.mode) {
+		err = xdp_attach(c->in, c->dev,
+				 xdp_prog_fd(skel, prog_of(c->mode)),
+				 c->generic, id);
+		if (err) {
+			port_put(&t, c->in, &old, BPF_EXIST);
+			goto fail_maps;
+		}
+	}
+	maps_clear(&t, c->in, old.slot, old.mode, c->mode);
+	if (c->mode == BPFWD_MODE_CPUMAP)
+		xdp_kthread_ensure(&t);
+	xdp_free(skel);
+	table_close(&t);
+	return BPFWD_EXIT_OK;
+fail_maps:
+	if (c->mode != old.mode)
+		maps_clear(&t, c->in, old.slot, c->mode, old.mode);
+	xdp_free(skel);
+fail:
+	table_close(&t);
+	return BPFWD_EXIT_FAIL;
+}
+
+int xdp_port_cmd(bool replace, int argc, char **argv)
+{
+	struct xdp_cfg c;
+	int err;
+
+	err = parse_xdp(argc, argv, &c);
+	if (err)
+		return err;
+	if (need_root())
+		return BPFWD_EXIT_FAIL;
+	return replace ? xdp_replace(&c) : xdp_add(&c);
+}
+
+void xdp_show_one(struct table *t, uint32_t ifindex,
+		  const struct bpfwd_port *p)
+{
+	char in[IF_NAMESIZE], out[IF_NAMESIZE], list[512];
+	struct bpfwd_cpus c;
+	bool attached = xdp_port_attached(t, ifindex);
+
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "dev", "%s", ifname_of(ifindex, in));
+	print_u64(PRINT_JSON, "ifindex", NULL, ifindex);
+	if (p->target) {
+		print_string(PRINT_ANY, "to", " to %s",
+			     ifname_of(p->target, out));
+		print_u64(PRINT_JSON, "to_ifindex", NULL, p->target);
+	} else {
+		print_null(PRINT_JSON, "to", NULL);
+	}
+	print_string(PRINT_ANY, "mode", " mode %s", xdp_mode_name(p->mode));
+	if (p->mode == BPFWD_MODE_CPUMAP && !xdp_cpus_get(t, p->slot, &c)) {
+		format_cpu_list(&c, list, sizeof(list));
+		print_string(PRINT_ANY, "cpus", " cpus %s", list);
+		print_u64(PRINT_ANY, "qsize", " qsize %llu", c.qsize);
+		print_string(PRINT_ANY, "then", " then %s",
+			     p->target ? "redirect" : "pass");
+	}
+	print_string(PRINT_ANY, "hook", " hook %s", hook_name(p->hook));
+	print_string(PRINT_ANY, "xdp_mode", " xdp-mode %s",
+		     p->flags & BPFWD_F_XDP_GENERIC ? "generic" : "native");
+	print_bool(PRINT_JSON, "attached", NULL, attached);
+	if (!attached)
+		print_string(PRINT_FP, NULL, "%s", " (detached)");
+	print_u64(PRINT_JSON, "slot", NULL, p->slot);
+	print_string(PRINT_JSON, "table", NULL, t->dir);
+	print_nl();
+	close_json_object();
+}
+
+static int read_percpu(struct table *t, const char *map, uint32_t key,
+		       void *vals)
+{
+	int fd = xdp_map_fd(t, map), err;
+
+	if (fd < 0)
+		return fd;
+	err = bpf_map_lookup_elem(fd, &key, vals) ? -errno : 0;
+	close(fd);
+	return err;
+}
+
+void xdp_stats_print(uint32_t ifindex)
+{
+	struct bpfwd_cpustat *cs = calloc(nr_cpus(), sizeof(*cs));
+	struct bpfwd_kthread *k = calloc(nr_cpus(), sizeof(*k));
+	struct bpfwd_port p;
+	struct bpfwd_cpus c;
+	struct table t;
+	bool have_k;
+	uint32_t i, cpu;
+
+	if (!cs || !k || table_open(&t, false, false))
+		goto out;
+	if (port_get(&t, ifindex, &p) || p.hook != BPFWD_HOOK_XDP ||
+	    p.mode != BPFWD_MODE_CPUMAP || xdp_cpus_get(&t, p.slot, &c) ||
+	    read_percpu(&t, BPFWD_MAP_CPUSTAT, p.slot, cs))
+		goto close;
+	have_k = !read_percpu(&t, BPFWD_MAP_KTHREAD, 0, k);
+	/* the port's CPUs, and any other that did work for it */
+	open_json_array("cpumap");
+	for (cpu = 0; cpu < (uint32_t)nr_cpus(); cpu++) {
+		bool listed = false;
+
+		for (i = 0; i < c.count && i < BPFWD_MAX_CPU_LIST; i++)
+			listed |= c.cpu[i] == cpu;
+		if (!listed && !cs[cpu].packets && !cs[cpu].no_cpu)
+			continue;
+		open_json_object(NULL);
+		print_u64(PRINT_ANY, "cpu", "\n    cpumap cpu%llu:", cpu);
+		print_bool(PRINT_JSON, "listed", NULL, listed);
+		if (!listed)
+			print_string(PRINT_FP, NULL, "%s", " (not listed)");
+		print_u64(PRINT_ANY, "packets", " packets %llu",
+			  cs[cpu].packets);
+		print_u64(PRINT_ANY, "passed", " passed %llu", cs[cpu].passed);
+		print_u64(PRINT_ANY, "redirected", " redirected %llu",
+			  cs[cpu].redirected);
+		print_u64(PRINT_ANY, "err_redirect", " err_redirect %llu",
+			  cs[cpu].err_redirect);
+		print_u64(PRINT_ANY, "no_cpu", " no_cpu %llu", cs[cpu].no_cpu);
+		if (have_k) {
+			open_json_object("kthread");
+			print_u64(PRINT_ANY, "processed",
+				  "  kthread processed %llu",
+				  k[cpu].processed);
+			print_u64(PRINT_ANY, "drops", " drops %llu",
+				  k[cpu].drops);
+			print_u64(PRINT_ANY, "sched", " sched %llu",
+				  k[cpu].sched);
+			close_json_object();
+		}
+		close_json_object();
+	}
+	close_json_array();
+close:
+	table_close(&t);
+out:
+	free(cs);
+	free(k);
+}
+
+void xdp_probe_print(void)
+{
+	struct if_nameindex *ifs = if_nameindex(), *i;
+	bool known = true;
+	uint64_t f;
+
+	open_json_array("xdp");
+	print_string(PRINT_FP, NULL, "%-14s", "native xdp");
+	for (i = ifs; i && i->if_index; i++) {
+		int err;
+
+		f = 0;
+		err = netdev_xdp_features(i->if_index, &f);
+
+		if (err == -EOPNOTSUPP) {
+			known = false;
+			break;
+		}
+		open_json_object(NULL);
+		print_string(PRINT_ANY, "dev", " %s", i->if_name);
+		print_bool(PRINT_JSON, "native", NULL, f & BPFWD_XDP_ACT_BASIC);
+		print_bool(PRINT_JSON, "redirect", NULL,
+			   f & BPFWD_XDP_ACT_REDIRECT);
+		print_bool(PRINT_JSON, "ndo_xmit", NULL,
+			   f & BPFWD_XDP_ACT_NDO_XMIT);
+		print_string(PRINT_FP, NULL, " (%s)",
+			     !(f & BPFWD_XDP_ACT_BASIC) ? "generic only" :
+			     f & BPFWD_XDP_ACT_NDO_XMIT ? "native, takes redirects" :
+			     "native, takes no redirects");
+		close_json_object();
+	}
+	close_json_array();
+	if (!known)
+		print_string(PRINT_FP, NULL, "%s",
+			     " unknown (needs Linux 6.3 to tell)");
+	print_nl();
+	if (ifs)
+		if_freenameindex(ifs);
+}

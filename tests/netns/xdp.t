@@ -1,0 +1,153 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Copyright (c) 2026 The bpfwd authors
+#
+# XDP ports forward real traffic gen -> dut -> sink in every mode, with
+# the counts to prove it: redirect and map (devmap) in native and
+# generic mode, cpumap on to d1 and cpumap to the dut's own stack, the
+# cpumap work seen on the CPUs asked for and no other, replace moving a
+# port between modes and CPUs, and del leaving no program and no pin.
+#
+# Two things every veth XDP setup needs, done in xtopo:
+#  - native XDP redirect into d1 needs NAPI on its peer s0 (GRO on);
+#  - g0 sends without tx checksum offload: a partial checksum does not
+#    survive the trip through an XDP frame, and the sink would drop it.
+source "$(dirname "$0")/../lib.sh"
+need_bpfwd
+
+N=40
+NCPU=$(nproc)
+
+xtopo() {
+	topo || return 1
+	in_ns "$sink" ethtool -K s0 gro on >/dev/null
+	in_ns "$gen" ethtool -K g0 tx off >/dev/null
+}
+
+xdp_prog_on() {	# NS DEV: the name of the XDP program on DEV, or null
+	ip -n "$1" -j -d link show "$2" 2>/dev/null |
+		jq -r '.[0].xdp.prog.name // "null"'
+}
+
+pins_left() {	# bpfwd pin directories left on the test's bpffs
+	find /sys/fs/bpf/bpfwd -mindepth 1 2>/dev/null | wc -l
+}
+
+# forward MODE XDP_MODE ARGS...: gen's UDP reaches the sink through d0
+forward() {
+	local mode=$1 xmode=$2 u0 d0_in
+	shift 2
+	xtopo || { not_ok "topology"; return; }
+	if ! bpfwd_ns "$dut" port add dev d0 to d1 hook xdp mode "$mode" \
+		xdp-mode "$xmode" "$@"; then
+		not_ok "$mode/$xmode: port add"
+		topo_del
+		return
+	fi
+	is "$(xdp_prog_on "$dut" d0)" "xdp_$([ "$mode" = map ] && echo devmap || echo redirect)" \
+		"$mode/$xmode: bpfwd's program is on d0"
+	is "$(bpfwd_ns "$dut" -j port show dev d0 | jq -r '.[0] | "\(.hook) \(.mode) \(.xdp_mode) \(.attached)"')" \
+		"xdp $mode $xmode true" "$mode/$xmode: port show"
+	u0=$(udp_noports "$sink")
+	d0_in=$(ip_inreceives "$dut")
+	send_udp "$gen" 192.0.2.2 $N
+	sleep 0.3
+	is "$(($(udp_noports "$sink") - u0))" $N "$mode/$xmode: $N datagrams reach the sink's stack"
+	ge "$(stats_of "$dut" d0 packets)" $N "$mode/$xmode: the port counted them"
+	is "$(($(ip_inreceives "$dut") - d0_in))" 0 "$mode/$xmode: the dut's stack saw none"
+	check "$mode/$xmode: port del" bpfwd_ns "$dut" port del dev d0
+	is "$(xdp_prog_on "$dut" d0)" null "$mode/$xmode: del leaves no XDP program"
+	is "$(pins_left)" 0 "$mode/$xmode: del leaves no pin"
+	topo_del
+}
+
+forward redirect native
+forward map native
+forward redirect generic
+forward map generic
+
+# cpumap_of NS DEV CPU FIELD: a figure of the port's cpumap side on CPU
+cpumap_of() {
+	bpfwd_ns "$1" -j stats dev "$2" |
+		jq "[.[0].cpumap[]? | select(.cpu == $3) | $4] | add // 0"
+}
+# cpumap_elsewhere NS DEV: packets the cpumap side ran on unlisted CPUs
+cpumap_elsewhere() {
+	bpfwd_ns "$1" -j stats dev "$2" |
+		jq '[.[0].cpumap[]? | select(.listed | not) | .packets] | add // 0'
+}
+
+# cpumap then to OUT, on the last CPU only
+last=$((NCPU - 1))
+xtopo
+if bpfwd_ns "$dut" port add dev d0 hook xdp cpus $last to d1; then
+	u0=$(udp_noports "$sink")
+	send_udp "$gen" 192.0.2.2 $N
+	sleep 0.5
+	is "$(($(udp_noports "$sink") - u0))" $N "cpumap to d1: $N datagrams reach the sink"
+	is "$(cpumap_of "$dut" d0 $last .redirected)" $N "cpumap to d1: cpu$last sent all $N on"
+	is "$(cpumap_elsewhere "$dut" d0)" 0 "cpumap to d1: no other CPU did any"
+	ge "$(cpumap_of "$dut" d0 $last .kthread.processed)" $N \
+		"cpumap to d1: cpu$last's kthread processed them (tracepoint)"
+	is "$(bpfwd_ns "$dut" -j port show | jq -r '.[0] | "\(.mode) \(.cpus) \(.qsize) \(.then)"')" \
+		"cpumap $last 2048 redirect" "cpumap to d1: port show"
+
+	# replace: to CPU 0 with another queue size; the new work lands there
+	check "replace cpus 0 qsize 512" bpfwd_ns "$dut" port replace dev d0 cpus 0 qsize 512 to d1
+	before=$(cpumap_of "$dut" d0 0 .redirected)
+	u0=$(udp_noports "$sink")
+	send_udp "$gen" 192.0.2.2 $N
+	sleep 0.5
+	is "$(($(udp_noports "$sink") - u0))" $N "replaced cpumap: $N more reach the sink"
+	is "$(($(cpumap_of "$dut" d0 0 .redirected) - before))" $N "replaced cpumap: cpu0 did them"
+	is "$(bpfwd_ns "$dut" -j port show | jq -r '.[0] | "\(.cpus) \(.qsize)"')" "0 512" \
+		"replaced cpumap: port show"
+
+	# replace to mode map and back to redirect: no datagram lost
+	check "replace to mode map" bpfwd_ns "$dut" port replace dev d0 to d1 mode map
+	is "$(xdp_prog_on "$dut" d0)" xdp_devmap "replace to map: the program was swapped"
+	u0=$(udp_noports "$sink")
+	send_udp "$gen" 192.0.2.2 $N
+	sleep 0.3
+	is "$(($(udp_noports "$sink") - u0))" $N "replaced to map: $N reach the sink"
+	check "port del" bpfwd_ns "$dut" port del dev d0
+	is "$(pins_left)" 0 "cpumap: del leaves no pin (maps, kthread link)"
+else
+	not_ok "cpumap: port add"
+fi
+topo_del
+
+# cpumap then pass: the dut's own stack gets them, built on the chosen CPU
+xtopo
+in_ns "$dut" ip addr add 192.0.2.3/24 dev d0
+ip -n "$gen" neigh replace 192.0.2.3 lladdr "$(mac_of "$dut" d0)" dev g0 nud permanent
+if bpfwd_ns "$dut" port add dev d0 hook xdp cpus 0 then pass; then
+	u0=$(udp_noports "$dut")
+	s0=$(udp_noports "$sink")
+	send_udp "$gen" 192.0.2.3 $N
+	sleep 0.5
+	is "$(($(udp_noports "$dut") - u0))" $N "cpumap pass: the dut's stack got $N"
+	is "$(($(udp_noports "$sink") - s0))" 0 "cpumap pass: none left by d1"
+	ge "$(cpumap_of "$dut" d0 0 .passed)" $N "cpumap pass: cpu0 passed them (and the ARP reply)"
+	is "$(cpumap_elsewhere "$dut" d0)" 0 "cpumap pass: no other CPU did any"
+else
+	not_ok "cpumap pass: port add"
+fi
+topo_del
+
+# spread over every CPU: many flows (each datagram its own source port)
+if [ "$NCPU" -ge 2 ]; then
+	xtopo
+	bpfwd_ns "$dut" port add dev d0 hook xdp cpus "0-$last" to d1
+	u0=$(udp_noports "$sink")
+	send_udp "$gen" 192.0.2.2 $((N * 2))
+	sleep 0.5
+	is "$(($(udp_noports "$sink") - u0))" $((N * 2)) "cpumap 0-$last: all reach the sink"
+	busy=$(bpfwd_ns "$dut" -j stats dev d0 | jq '[.[0].cpumap[] | select(.packets > 0)] | length')
+	is "$busy" "$NCPU" "cpumap 0-$last: flows spread over all $NCPU CPUs"
+	topo_del
+else
+	skip "cpumap spread: one CPU only"
+fi
+
+done_testing
