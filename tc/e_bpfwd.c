@@ -9,11 +9,17 @@
  * exported functions cannot shadow ours.
  */
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "bpfwd.h"
+#include "lib/util.h"
 
 /* tc's struct, declared here: Debian ships no iproute2 headers. */
 struct exec_util {
@@ -30,10 +36,31 @@ static bool tc_flag(const char *name)
 	return v && *v;
 }
 
+/* -n moves the whole tc process into the namespace; in tc -b the next
+ * lines (other execs without -n, tc's own commands) must not run there.
+ */
+static int netns_return(int self, int ret)
+{
+	struct stat was, now;
+
+	if (self < 0)
+		return ret;
+	if (!fstat(self, &was) && !stat("/proc/self/ns/net", &now) &&
+	    (was.st_ino != now.st_ino || was.st_dev != now.st_dev) &&
+	    setns(self, CLONE_NEWNET)) {
+		opts.cmd = NULL;
+		p_err("cannot return to tc's network namespace: %s",
+		      strerror(errno));
+		ret = ret ? ret : BPFWD_EXIT_FAIL;
+	}
+	close(self);
+	return ret;
+}
+
 static int bpfwd_parse_eopt(struct exec_util *eu, int argc, char **argv)
 {
 	char *args[256];
-	int i, n = 0, ret;
+	int i, n = 0, self, ret;
 
 	(void)eu;
 	if (argc > 252) {
@@ -48,9 +75,10 @@ static int bpfwd_parse_eopt(struct exec_util *eu, int argc, char **argv)
 	for (i = 0; i < argc; i++)
 		args[n++] = argv[i];
 	args[n] = NULL;
+	self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	ret = bpfwd_main(n, args);
 	fflush(stdout);
-	return ret;
+	return netns_return(self, ret);
 }
 
 __attribute__((visibility("default")))
