@@ -126,6 +126,15 @@ is "$(<"$OUT")" "$want"$'\n'"$(bpfwd_ns "$dut" port show)" \
 like "$(<"$ERR")" 'bpfwd: netns nosuch: no such network namespace' \
 	"tc -b: the failing line says why"
 
+# -n in one exec does not move the execs after it (tc runs them all in
+# one process, in the namespace it started in)
+printf '%s\n' "exec bpfwd -n $dut -j port show" 'exec bpfwd -j port show' \
+	>"$TMPDIR_T/batch"
+tc -b "$TMPDIR_T/batch" >"$OUT" 2>"$ERR"
+is "$?" 0 "tc -b: exec with -n, then exec without"
+is "$(<"$OUT")" "$want"$'\n'"[]" \
+	"tc -b: only the exec with -n ran in the dut, the next one back in tc's namespace"
+
 ## del through tc: nothing left
 tcx "$dut" exec bpfwd port del dev d0
 is "$?" 0 "tc exec bpfwd port del: exit 0"
