@@ -44,28 +44,40 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 PRIO=${PRIO:-10}
 N=100		# UDP datagrams in the namespace run
 
-# tap NS DEV MON DIRS: copies DEV's traffic in DIRS to MON
+# tap NS DEV MON DIRS: copies DEV's traffic in DIRS to MON; on a
+# failure, removes what it added (only that) and fails
 tap() {
-	local n=$1 dev=$2 mon=$3 dir
+	local n=$1 dev=$2 mon=$3 dir added=()
 
 	for dir in $4; do
-		stock_tc "$n" "$dev" "$dir" "$PRIO" clone_redirect_xmit ||
-			{ untap "$n" "$dev"; return 1; }
+		if ! stock_tc "$n" "$dev" "$dir" "$PRIO" clone_redirect_xmit; then
+			untap_filters "$n" "$dev" "${added[@]}"
+			return 1
+		fi
+		added+=("$dir")
 	done
-	bp "$n" port add dev "$dev" to "$mon" mode clone hook none ||
-		{ untap "$n" "$dev"; return 1; }
+	if ! bp "$n" port add dev "$dev" to "$mon" mode clone hook none; then
+		untap_filters "$n" "$dev" "${added[@]}"
+		return 1
+	fi
 }
 
-# untap NS DEV: removes the tap's filters, its table entry, and the
+# untap_filters NS DEV DIR...: removes the tap's filters at DIRs, and the
 # clsact qdisc when no filter is left on it
-untap() {
+untap_filters() {
 	local n=$1 dev=$2 dir
 
-	for dir in ingress egress; do
+	shift 2
+	for dir in "$@"; do
 		in_ns "$n" tc filter del dev "$dev" "$dir" prio "$PRIO" 2>/dev/null
 	done
-	bp "$n" port del dev "$dev" 2>/dev/null
 	clsact_gc "$n" "$dev"
+}
+
+# untap NS DEV: removes the tap's table entry and filters
+untap() {
+	bp "$1" port del dev "$2" 2>/dev/null
+	untap_filters "$1" "$2" ingress egress
 }
 
 real_devices() {

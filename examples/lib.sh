@@ -197,14 +197,19 @@ ex_traps() {
 }
 
 # stock_tc NS DEV DIR PRIO SECTION [da]: clsact (if missing) and a
-# cls_bpf filter running SECTION of redirect.o, loaded by stock tc
+# cls_bpf filter running SECTION of redirect.o, loaded by stock tc; on a
+# failure, removes the qdisc again if it added it
 stock_tc() {
-	local n=$1 dev=$2 dir=$3 prio=$4 sec=$5 da=${6:-}
+	local n=$1 dev=$2 dir=$3 prio=$4 sec=$5 da=${6:-} new=
 
-	in_ns "$n" tc qdisc show dev "$dev" | grep -q '^qdisc clsact' ||
+	if ! in_ns "$n" tc qdisc show dev "$dev" | grep -q '^qdisc clsact'; then
 		in_ns "$n" tc qdisc add dev "$dev" clsact || return 1
+		new=1
+	fi
 	in_ns "$n" tc filter add dev "$dev" "$dir" prio "$prio" \
-		bpf $da obj "$OBJ" sec "$sec"
+		bpf $da obj "$OBJ" sec "$sec" && return 0
+	[ -n "$new" ] && in_ns "$n" tc qdisc del dev "$dev" clsact
+	return 1
 }
 
 # clsact_gc NS DEV: deletes DEV's clsact qdisc when no filter is left

@@ -35,7 +35,11 @@ connect() {
 	local n=$1 a=$2 b=$3
 
 	stock_tc "$n" "$a" ingress "$PRIO" redirect_xmit da || return 1
-	bp "$n" port add dev "$a" to "$b" hook none
+	if ! bp "$n" port add dev "$a" to "$b" hook none; then
+		in_ns "$n" tc filter del dev "$a" ingress prio "$PRIO"
+		clsact_gc "$n" "$a"
+		return 1
+	fi
 }
 
 # disconnect NS A: removes A's table entry and filter, and the clsact
@@ -49,7 +53,7 @@ disconnect() {
 }
 
 # pairs NS DEV...: cross-connects DEV1<->DEV2, DEV3<->DEV4, ...; on a
-# failure, undoes what this call set up and fails
+# failure, undoes what this call set up (only that) and fails
 pairs() {
 	local n=$1 done=() a b d
 
@@ -59,7 +63,7 @@ pairs() {
 			b=${a#*:}
 			a=${a%%:*}
 			if ! connect "$n" "$a" "$b"; then
-				for d in "${done[@]}" "$a"; do
+				for d in "${done[@]}"; do
 					disconnect "$n" "$d"
 				done
 				return 1

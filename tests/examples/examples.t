@@ -87,6 +87,20 @@ like "$out" "nosuch0: no such device" "xconnect d0 nosuch0: says which"
 is "$(in_ns "$dut" tc filter show dev d0 ingress)" "" "bad arguments add no filter"
 is "$(pins)" "$pins0" "bad arguments add no pin"
 
+# a port that was there before stays, and a failed run leaves nothing
+bpfwd_ns "$dut" port add dev d1 to d0 hook tc prio 7
+out=$(in_ns "$dut" "$EX/xconnect.sh" d0 d1 2>&1)
+is "$?" 1 "xconnect d0 d1 over an existing port d1: fails"
+is "$(bpfwd_ns "$dut" -j port show | jq -r 'map(.dev + ">" + .to + " " + .hook) | join(",")')" \
+	"d1>d0 tc" "xconnect failure: only the existing port is left"
+is "$(in_ns "$dut" tc filter show dev d1 ingress | grep -c 'pref 7 ')" 2 \
+	"xconnect failure: the existing port's filter stays"
+is "$(in_ns "$dut" tc filter show dev d1 ingress | grep -c 'pref 100 ')" 0 \
+	"xconnect failure: no filter of its own left on d1"
+is "$(in_ns "$dut" tc qdisc show dev d0 | grep -c clsact)" 0 \
+	"xconnect failure: no clsact left on d0"
+bpfwd_ns "$dut" port del dev d1
+
 in_ns "$dut" "$EX/xconnect.sh" d0 d1 >/dev/null 2>&1
 is "$?" 0 "xconnect d0 d1: sets up"
 before=$(udp_noports "$sink")
@@ -111,6 +125,20 @@ is "$?" 1 "clone-tap d0 d0: monitor == port fails"
 out=$(in_ns "$dut" "$EX/clone-tap.sh" d0 d1 sideways 2>&1)
 is "$?" 1 "clone-tap d0 d1 sideways: bad direction fails"
 is "$(in_ns "$dut" tc filter show dev d0 ingress)" "" "bad arguments add no filter"
+
+bpfwd_ns "$dut" port add dev d0 to d1 hook tc prio 7
+out=$(in_ns "$dut" "$EX/clone-tap.sh" d0 d1 2>&1)
+is "$?" 1 "clone-tap d0 d1 over an existing port d0: fails"
+is "$(bpfwd_ns "$dut" -j port show | jq -r 'map(.dev + ">" + .to + " " + .hook) | join(",")')" \
+	"d0>d1 tc" "clone-tap failure: only the existing port is left"
+is "$(in_ns "$dut" tc filter show dev d0 ingress | grep -c 'pref 7 ')" 2 \
+	"clone-tap failure: the existing port's filter stays"
+is "$( (in_ns "$dut" tc filter show dev d0 ingress
+	in_ns "$dut" tc filter show dev d0 egress) | grep -c 'pref 10 ')" 0 \
+	"clone-tap failure: no tap filter left on d0"
+bpfwd_ns "$dut" port del dev d0
+is "$(in_ns "$dut" tc qdisc show dev d0 | grep -c clsact)" 0 \
+	"clone-tap failure: clsact goes with the last filter"
 
 in_ns "$dut" "$EX/clone-tap.sh" d0 d1 ingress >/dev/null 2>&1
 is "$?" 0 "clone-tap d0 d1 ingress: sets up"
