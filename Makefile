@@ -40,6 +40,8 @@ LIB_SRCS := $(wildcard tc/lib/*.c)
 CLI_SRCS := $(filter-out tc/main.c tc/e_bpfwd.c,$(wildcard tc/*.c))
 OBJS	 := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS) $(CLI_SRCS))
 TEST_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/*.c))
+# test-only BPF objects (tests/netns/*.bpf.c -> build/tests/bpf/*.o)
+TEST_BPF := $(patsubst tests/netns/%.bpf.c,$(OUTPUT)/tests/bpf/%.o,$(wildcard tests/netns/*.bpf.c))
 
 # Debian packages, by name: build, tests, demo
 DEPS	:= clang llvm gcc make pkg-config libbpf-dev libmnl-dev libelf-dev \
@@ -78,6 +80,11 @@ $(OUTPUT)/tests/%: tests/unit/%.c $(OBJS) Makefile | $(SKELS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(OBJS) $(LDLIBS)
 
+$(OUTPUT)/tests/bpf/%.o: tests/netns/%.bpf.c Makefile
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
 -include $(shell find $(OUTPUT) -name '*.d' 2>/dev/null)
 
 # Installs the Debian packages that are missing (needs root and apt).
@@ -95,7 +102,7 @@ deps:
 TESTS_DIRS := tests/unit tests/cli tests/netns tests/compat tests/examples
 
 check: deps
-	$(Q)$(MAKE) --no-print-directory all $(TEST_BINS)
+	$(Q)$(MAKE) --no-print-directory all $(TEST_BINS) $(TEST_BPF)
 	@echo "  TEST     prove $(TESTS_DIRS)"
 	$(Q)prove $(if $(filter 1,$(V)),-v) --exec '' $(sort $(wildcard $(addsuffix /*.t,$(TESTS_DIRS))))
 

@@ -33,7 +33,7 @@ static int do_help(int argc, char **argv)
 	(void)argv;
 	printf("Usage: bpfwd [OPTIONS] OBJECT { COMMAND | help }\n"
 	       "       bpfwd [OPTIONS] -b FILE\n"
-	       "where  OBJECT := { port | stats | probe | gen | bench }\n"
+	       "where  OBJECT := { port | stats | probe | gen | bench | monitor }\n"
 	       "       " HELP_OPTIONS);
 	return BPFWD_EXIT_OK;
 }
@@ -44,6 +44,7 @@ static const struct cmd objects[] = {
 	{ "probe", do_probe },
 	{ "gen", do_gen },
 	{ "bench", do_bench },
+	{ "monitor", do_monitor },
 	{ "help", do_help },
 	{ 0 }
 };

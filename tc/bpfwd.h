@@ -13,11 +13,13 @@ int do_stats(int argc, char **argv);
 int do_probe(int argc, char **argv);
 int do_gen(int argc, char **argv);
 int do_bench(int argc, char **argv);
+int do_monitor(int argc, char **argv);
 
 int port_help(int argc, char **argv);
 int stats_help(int argc, char **argv);
 int probe_help(int argc, char **argv);
 int gen_help(int argc, char **argv);
 int bench_help(int argc, char **argv);
+int monitor_help(int argc, char **argv);
 
 #endif /* __BPFWD_MAIN_H */

@@ -1,0 +1,770 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Copyright (c) 2026 The bpfwd authors
+ *
+ * bpfwd monitor: redirect errors as they happen, counted in BPF maps by
+ * monitor.bpf.c and printed every interval as rates with device and
+ * errno names, as JSON (one object per interval) and as a Prometheus
+ * textfile.  Errors only by default, so that it can run forever on a busy
+ * box; `all` adds the per-packet success events.
+ *
+ * The kernel's tracepoints differ between versions (6.16 removed
+ * xdp_redirect_map{,_err}; only a patched kernel has tc:tc_redirect_err),
+ * so the monitor looks each one up in the kernel's BTF and attaches to
+ * what exists instead of failing on what does not.  Nothing is pinned:
+ * the programs go away with the process.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "bpfwd.h"
+#include "lib/json.h"
+#include "lib/pins.h"
+#include "lib/ports.h"
+#include "lib/util.h"
+#include "../bpf/monitor.h"
+#include "monitor.skel.h"
+
+int monitor_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("Usage: bpfwd monitor [ all ] [ interval S ] [ count N ] [ prom FILE ]\n"
+	       "       errors only unless all; every S seconds (default 1), N times\n"
+	       "       (default: until SIGINT/SIGTERM); prom FILE: a Prometheus\n"
+	       "       textfile rewritten atomically each interval\n");
+	return BPFWD_EXIT_OK;
+}
+
+/* What each program listens to, and when it is wanted. */
+enum sig_when { ALWAYS, ALL_ONLY, TC_STOCK };
+
+struct signal_def {
+	const char *prog;	/* program name in monitor.bpf.c */
+	const char *btf;	/* what must exist in the kernel's BTF */
+	const char *label;	/* as reported */
+	enum sig_when when;
+};
+
+static const struct signal_def signals[] = {
+	{ "mon_xdp_rd", "btf_trace_xdp_redirect", "xdp:xdp_redirect", ALL_ONLY },
+	{ "mon_xdp_rd_err", "btf_trace_xdp_redirect_err", "xdp:xdp_redirect_err", ALWAYS },
+	{ "mon_xdp_map", "btf_trace_xdp_redirect_map", "xdp:xdp_redirect_map", ALL_ONLY },
+	{ "mon_xdp_map_err", "btf_trace_xdp_redirect_map_err", "xdp:xdp_redirect_map_err", ALWAYS },
+	{ "mon_xdp_exc", "btf_trace_xdp_exception", "xdp:xdp_exception", ALWAYS },
+	{ "mon_cpu_kthr", "btf_trace_xdp_cpumap_kthread", "xdp:xdp_cpumap_kthread", ALWAYS },
+	{ "mon_cpu_enq", "btf_trace_xdp_cpumap_enqueue", "xdp:xdp_cpumap_enqueue", ALWAYS },
+	{ "mon_devmap_xmit", "btf_trace_xdp_devmap_xmit", "xdp:xdp_devmap_xmit", ALWAYS },
+	{ "mon_tc_rd_err", "btf_trace_tc_redirect_err", "tc:tc_redirect_err", ALWAYS },
+	{ "mon_tc_rd", "btf_trace_tc_redirect", "tc:tc_redirect", ALL_ONLY },
+	{ "mon_kfree_skb", "btf_trace_kfree_skb", "skb:kfree_skb", TC_STOCK },
+};
+
+static const char *const event_names[__BPFWD_EV_MAX] = {
+	[BPFWD_EV_XDP_REDIRECT] = "xdp_redirect",
+	[BPFWD_EV_XDP_REDIRECT_ERR] = "xdp_redirect_err",
+	[BPFWD_EV_XDP_MAP] = "xdp_redirect_map",
+	[BPFWD_EV_XDP_MAP_ERR] = "xdp_redirect_map_err",
+	[BPFWD_EV_XDP_EXCEPTION] = "xdp_exception",
+	[BPFWD_EV_CPUMAP_KTHREAD] = "xdp_cpumap_kthread",
+	[BPFWD_EV_CPUMAP_ENQUEUE] = "xdp_cpumap_enqueue",
+	[BPFWD_EV_DEVMAP_XMIT] = "xdp_devmap_xmit",
+	[BPFWD_EV_TC_REDIRECT] = "tc_redirect",
+	[BPFWD_EV_TC_REDIRECT_ERR] = "tc_redirect_err",
+};
+
+static const char *const xdp_actions[] = {
+	"ABORTED", "DROP", "PASS", "TX", "REDIRECT",
+};
+
+struct entry {
+	struct bpfwd_mon_key k;
+	struct bpfwd_mon_val v;		/* summed over CPUs */
+};
+
+struct snapshot {
+	struct entry *e;
+	int n;
+	uint64_t lost;
+};
+
+struct monitor_state {
+	struct monitor *skel;
+	struct btf *btf;		/* the kernel's, for drop reason names */
+	bool all;
+	bool attached[ARRAY_SIZE(signals)];
+	struct bpf_link *links[ARRAY_SIZE(signals)];
+	const char *prom;
+	int ncpus;
+	struct bpfwd_mon_val *percpu;
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* Which programs this kernel can take: the tracepoints by their
+ * btf_trace_* typedefs, fentry/fexit by the function.
+ */
+static int plan(struct monitor_state *st, bool *want)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	bool tc_tp;
+	size_t i;
+
+	if (!btf) {
+		p_err("needs kernel BTF (/sys/kernel/btf/vmlinux): %s",
+		      strerror(errno));
+		return -errno;
+	}
+	tc_tp = btf__find_by_name_kind(btf, "btf_trace_tc_redirect_err",
+				       BTF_KIND_TYPEDEF) > 0;
+	for (i = 0; i < ARRAY_SIZE(signals); i++) {
+		const struct signal_def *s = &signals[i];
+		bool have;
+
+		have = btf__find_by_name_kind(btf, s->btf,
+					      BTF_KIND_TYPEDEF) > 0;
+		if (s->when == TC_STOCK)
+			have = have && !tc_tp;
+		want[i] = have && (s->when != ALL_ONLY || st->all);
+		pr_info("monitor: %s %s", s->label,
+			!have ? "absent" : want[i] ? "attach" : "skipped (not all)");
+	}
+	st->btf = btf;
+	if (!tc_tp && !want[ARRAY_SIZE(signals) - 1])
+		pr_warn("monitor: no signal for tc redirect errors on this kernel (no tc:tc_redirect_err, no skb:kfree_skb)");
+	return 0;
+}
+
+static int addr_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The text of skb_do_redirect() (and its .cold part) from /proc/kallsyms:
+ * from its address to the next symbol's.
+ */
+static int redirect_ranges(struct monitor *skel)
+{
+	static const char *const names[] = {
+		"skb_do_redirect", "skb_do_redirect.cold",
+	};
+	uint64_t want[ARRAY_SIZE(names)] = { 0 }, *addrs = NULL, a;
+	size_t n = 0, cap = 0, i, r = 0;
+	char line[512], name[256], type;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%" SCNx64 " %c %255s", &a, &type, name) != 3 ||
+		    (type != 't' && type != 'T') || !a)
+			continue;
+		if (n == cap) {
+			uint64_t *p = realloc(addrs, (cap = cap ? 2 * cap : 65536) *
+						      sizeof(*addrs));
+
+			if (!p) {
+				fclose(f);
+				free(addrs);
+				return -ENOMEM;
+			}
+			addrs = p;
+		}
+		addrs[n++] = a;
+		for (i = 0; i < ARRAY_SIZE(names); i++)
+			if (!strcmp(name, names[i]))
+				want[i] = a;
+	}
+	fclose(f);
+	qsort(addrs, n, sizeof(*addrs), addr_cmp);
+	for (i = 0; i < ARRAY_SIZE(names) && r < ARRAY_SIZE(skel->rodata->rd_lo); i++) {
+		uint64_t *hit;
+
+		if (!want[i])
+			continue;
+		hit = bsearch(&want[i], addrs, n, sizeof(*addrs), addr_cmp);
+		while (hit && hit + 1 < addrs + n && hit[1] == want[i])
+			hit++;
+		if (!hit || hit + 1 >= addrs + n)
+			continue;
+		skel->rodata->rd_lo[r] = want[i];
+		skel->rodata->rd_hi[r] = hit[1];
+		r++;
+	}
+	free(addrs);
+	return r ? 0 : -ENOENT;
+}
+
+static int start(struct monitor_state *st)
+{
+	bool want[ARRAY_SIZE(signals)];
+	struct bpf_program *prog;
+	size_t i;
+	int err;
+
+	err = plan(st, want);
+	if (err)
+		return err;
+	st->skel = monitor__open();
+	if (!st->skel) {
+		err = -errno;
+		p_err("open monitor.o: %s", strerror(-err));
+		return err;
+	}
+	st->skel->rodata->netns_cookie = netns_cookie();
+	st->skel->rodata->count_all = st->all;
+	if (want[ARRAY_SIZE(signals) - 1] && redirect_ranges(st->skel))
+		pr_warn("monitor: skb_do_redirect not in /proc/kallsyms: tc redirects to a missing ifindex go uncounted");
+	for (i = 0; i < ARRAY_SIZE(signals); i++) {
+		prog = bpf_object__find_program_by_name(st->skel->obj,
+							signals[i].prog);
+		if (!prog) {
+			p_err("monitor.o has no program %s", signals[i].prog);
+			return -ENOENT;
+		}
+		bpf_program__set_autoload(prog, want[i]);
+	}
+	err = monitor__load(st->skel);
+	if (err) {
+		p_err("load monitor.o: %s (bpfwd -vv shows the verifier log)",
+		      strerror(-err));
+		return err;
+	}
+	for (i = 0; i < ARRAY_SIZE(signals); i++) {
+		struct bpf_link *link;
+
+		if (!want[i])
+			continue;
+		prog = bpf_object__find_program_by_name(st->skel->obj,
+							signals[i].prog);
+		link = bpf_program__attach(prog);
+		if (!link) {
+			err = -errno;
+			p_err("attach %s: %s", signals[i].label, strerror(-err));
+			return err;
+		}
+		st->links[i] = link;
+		st->attached[i] = true;
+	}
+	return 0;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	return memcmp(&((const struct entry *)a)->k,
+		      &((const struct entry *)b)->k, sizeof(struct bpfwd_mon_key));
+}
+
+static int snapshot_read(struct monitor_state *st, struct snapshot *s)
+{
+	int fd = bpf_map__fd(st->skel->maps.bpfwd_mon);
+	struct bpfwd_mon_key key, next, *prev = NULL;
+	__u32 zero = 0;
+	int c, n = 0;
+
+	s->e = calloc(BPFWD_MON_KEYS, sizeof(*s->e));
+	if (!s->e)
+		return -ENOMEM;
+	while (n < BPFWD_MON_KEYS && !bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, st->percpu))
+			continue;	/* deleted meanwhile: not by us */
+		s->e[n].k = key;
+		for (c = 0; c < st->ncpus; c++) {
+			s->e[n].v.events += st->percpu[c].events;
+			s->e[n].v.packets += st->percpu[c].packets;
+			s->e[n].v.processed += st->percpu[c].processed;
+		}
+		n++;
+	}
+	s->n = n;
+	qsort(s->e, n, sizeof(*s->e), key_cmp);
+	s->lost = 0;
+	fd = bpf_map__fd(st->skel->maps.bpfwd_mon_lost);
+	if (!bpf_map_lookup_elem(fd, &zero, st->percpu))
+		for (c = 0; c < st->ncpus; c++)
+			s->lost += st->percpu[c].events;
+	return 0;
+}
+
+static const struct entry *snapshot_find(const struct snapshot *s,
+					 const struct bpfwd_mon_key *k)
+{
+	struct entry e = { .k = *k };
+
+	if (!s->e)
+		return NULL;
+	return bsearch(&e, s->e, s->n, sizeof(e), key_cmp);
+}
+
+/* Names of one key, as text, JSON and Prometheus labels show them. */
+struct names {
+	char dev[IF_NAMESIZE + 8];
+	char target[IF_NAMESIZE + 24];
+	char kind[8];
+	char action[24];
+	char err[24];
+};
+
+static bool is_tc(const struct bpfwd_mon_key *k)
+{
+	return k->event == BPFWD_EV_TC_REDIRECT ||
+	       k->event == BPFWD_EV_TC_REDIRECT_ERR;
+}
+
+/* The target bpfwd's port table gives @ifindex, 0 when not a port. */
+static uint32_t port_target(uint32_t ifindex)
+{
+	uint64_t me = netns_cookie();
+	struct bpfwd_port p;
+	struct table t;
+	uint32_t to = 0;
+	int s;
+
+	for (s = 0; s < 2 && !to; s++) {
+		if (table_open(&t, s, false))
+			continue;
+		if (!port_get(&t, ifindex, &p) && (!t.stock || p.netns == me))
+			to = p.target;
+		table_close(&t);
+	}
+	return to;
+}
+
+/* The key as shown: a tc redirect to a missing ifindex, seen where the
+ * skb was freed, gets its target from the port's entry in the table.
+ */
+static struct bpfwd_mon_key display_key(const struct bpfwd_mon_key *k)
+{
+	struct bpfwd_mon_key d = *k;
+
+	if ((k->flags & BPFWD_MON_F_KFREE) && k->kind == BPFWD_TGT_NONE &&
+	    k->ifindex) {
+		d.target = port_target(k->ifindex);
+		if (d.target)
+			d.kind = BPFWD_TGT_DEV;
+	}
+	return d;
+}
+
+static void names_of(const struct bpfwd_mon_key *k, struct names *n)
+{
+	char buf[IF_NAMESIZE];
+	const char *e;
+
+	if (k->ifindex)
+		snprintf(n->dev, sizeof(n->dev), "%s",
+			 ifname_of(k->ifindex, buf));
+	else
+		snprintf(n->dev, sizeof(n->dev), "-");
+	switch (k->kind) {
+	case BPFWD_TGT_DEV:
+		snprintf(n->kind, sizeof(n->kind), "dev");
+		snprintf(n->target, sizeof(n->target), "%s",
+			 ifname_of(k->target, buf));
+		break;
+	case BPFWD_TGT_CPU:
+		snprintf(n->kind, sizeof(n->kind), "cpu");
+		snprintf(n->target, sizeof(n->target), "cpu%u", k->target);
+		break;
+	case BPFWD_TGT_INDEX:
+		snprintf(n->kind, sizeof(n->kind), "index");
+		snprintf(n->target, sizeof(n->target), "map%u[%u]", k->map_id,
+			 k->target);
+		break;
+	default:
+		snprintf(n->kind, sizeof(n->kind), "none");
+		snprintf(n->target, sizeof(n->target), "-");
+	}
+	if (is_tc(k)) {
+		const char *base = k->action & BPFWD_TC_F_NEIGH ? "neigh" :
+				   k->action & BPFWD_TC_F_PEER ? "peer" :
+				   k->action & BPFWD_TC_F_CLONE ? "clone" :
+								  "redirect";
+
+		snprintf(n->action, sizeof(n->action), "%s%s", base,
+			 k->action & BPFWD_TC_F_INGRESS ? "_ingress" : "");
+	} else if (k->action < ARRAY_SIZE(xdp_actions)) {
+		snprintf(n->action, sizeof(n->action), "%s",
+			 xdp_actions[k->action]);
+	} else {
+		snprintf(n->action, sizeof(n->action), "action%u", k->action);
+	}
+	e = k->err < 0 ? strerrorname_np(-k->err) : NULL;
+	if (!k->err)
+		snprintf(n->err, sizeof(n->err), "-");
+	else if (e)
+		snprintf(n->err, sizeof(n->err), "%s", e);
+	else
+		snprintf(n->err, sizeof(n->err), "err%d", k->err);
+}
+
+/* SKB_DROP_REASON_QDISC_DROP -> "QDISC_DROP", from the kernel's BTF */
+static const char *drop_reason(const struct btf *btf, uint32_t reason)
+{
+	static char buf[24];
+	const struct btf_type *t;
+	const struct btf_enum *e;
+	int id, i;
+
+	id = btf ? btf__find_by_name_kind(btf, "skb_drop_reason",
+					  BTF_KIND_ENUM) : -1;
+	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	for (i = 0; t && i < btf_vlen(t); i++) {
+		const char *name;
+
+		e = btf_enum(t) + i;
+		if ((uint32_t)e->val != reason)
+			continue;
+		name = btf__name_by_offset(btf, e->name_off);
+		if (!strncmp(name, "SKB_DROP_REASON_", 16))
+			name += 16;
+		return name;
+	}
+	snprintf(buf, sizeof(buf), "%u", reason);
+	return buf;
+}
+
+static double now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void print_interval(struct monitor_state *st, const struct snapshot *cur,
+			   const struct snapshot *prev, double secs)
+{
+	char stamp[32];
+	struct tm tm;
+	time_t t = time(NULL);
+	int i, shown = 0;
+	size_t j;
+
+	localtime_r(&t, &tm);
+	strftime(stamp, sizeof(stamp), "%H:%M:%S", &tm);
+	json_begin();
+	open_json_object(NULL);
+	print_u64(PRINT_JSON, "time", NULL, (uint64_t)t);
+	print_string(PRINT_FP, NULL, "%s", stamp);
+	print_double(PRINT_ANY, "interval", "  interval %.2fs", secs);
+	print_string(PRINT_ANY, "mode", "  %s", st->all ? "all" : "errors");
+	print_u64(PRINT_JSON, "lost", NULL, cur->lost);
+	if (cur->lost)
+		print_u64(PRINT_FP, NULL, "  (%llu events lost: table full)",
+			  cur->lost);
+	print_nl();
+	open_json_array("signals");
+	for (j = 0; j < ARRAY_SIZE(signals); j++)
+		if (st->attached[j])
+			print_string(PRINT_JSON, NULL, NULL, signals[j].label);
+	close_json_array();
+	open_json_array("events");
+	for (i = 0; i < cur->n; i++) {
+		const struct entry *e = &cur->e[i], *p = snapshot_find(prev, &e->k);
+		uint64_t dp = e->v.packets - (p ? p->v.packets : 0);
+		uint64_t de = e->v.events - (p ? p->v.events : 0);
+		struct bpfwd_mon_key k = display_key(&e->k);
+		struct names n;
+
+		if (!shown++)
+			print_string(PRINT_FP, NULL, "%s\n",
+				     "  EVENT                DEV             TARGET          ACTION           ERRNO         PKT/S        PACKETS   EVENTS");
+		names_of(&k, &n);
+		open_json_object(NULL);
+		print_string(PRINT_ANY, "event", "  %-20s",
+			     e->k.event < __BPFWD_EV_MAX ?
+			     event_names[e->k.event] : "?");
+		print_string(PRINT_JSON, "source", NULL,
+			     e->k.flags & BPFWD_MON_F_KFREE ? "kfree_skb" :
+							     "tracepoint");
+		print_string(PRINT_ANY, "dev", " %-15s", n.dev);
+		print_u64(PRINT_JSON, "ifindex", NULL, e->k.ifindex);
+		print_string(PRINT_ANY, "target", " %-15s", n.target);
+		print_string(PRINT_JSON, "target_kind", NULL, n.kind);
+		print_u64(PRINT_JSON, "target_index", NULL, k.target);
+		if (!(e->k.flags & BPFWD_MON_F_KFREE))
+			print_u64(PRINT_JSON, "map_id", NULL, e->k.map_id);
+		print_string(PRINT_ANY, "action", " %-16s", n.action);
+		if (e->k.err)
+			print_string(PRINT_ANY, "errno", " %-10s", n.err);
+		else
+			print_null(PRINT_JSON, "errno", NULL);
+		if (!e->k.err)
+			print_string(PRINT_FP, NULL, " %-10s", n.err);
+		print_double(PRINT_JSON, "err", NULL, e->k.err);
+		print_bool(PRINT_JSON, "derived", NULL,
+			   e->k.flags & BPFWD_MON_F_DERIVED);
+		if (e->k.flags & BPFWD_MON_F_KFREE)
+			print_string(PRINT_JSON, "drop_reason", NULL,
+				     drop_reason(st->btf, e->k.map_id));
+		print_double(PRINT_ANY, "packets_per_sec", " %12.0f",
+			     secs > 0 ? dp / secs : 0);
+		print_double(PRINT_JSON, "events_per_sec", NULL,
+			     secs > 0 ? de / secs : 0);
+		print_u64(PRINT_ANY, "packets", " %14llu", e->v.packets);
+		print_u64(PRINT_ANY, "events", " %8llu", e->v.events);
+		print_u64(PRINT_JSON, "processed", NULL, e->v.processed);
+		print_nl();
+		close_json_object();
+	}
+	close_json_array();
+	if (!shown)
+		print_string(PRINT_FP, NULL, "  %s\n",
+			     st->all ? "no events" : "no errors");
+	close_json_object();
+	json_end();
+	if (!opts.json)
+		putchar('\n');
+	fflush(stdout);
+}
+
+static void prom_label(FILE *f, const char *key, const char *v, bool last)
+{
+	fprintf(f, "%s=\"", key);
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			fputc('\\', f);
+		if (*v == '\n') {
+			fputs("\\n", f);
+			continue;
+		}
+		fputc(*v, f);
+	}
+	fprintf(f, "\"%s", last ? "" : ",");
+}
+
+static void prom_metric(FILE *f, const char *name, const struct entry *e,
+			uint64_t v)
+{
+	struct bpfwd_mon_key k = display_key(&e->k);
+	struct names n;
+	char map[16];
+
+	names_of(&k, &n);
+	snprintf(map, sizeof(map), "%u", e->k.map_id);
+	fprintf(f, "%s{", name);
+	prom_label(f, "event", event_names[e->k.event], false);
+	prom_label(f, "dev", n.dev, false);
+	prom_label(f, "target", n.target, false);
+	prom_label(f, "action", n.action, false);
+	prom_label(f, "errno", e->k.err ? n.err : "", false);
+	prom_label(f, "map_id", e->k.map_id &&
+		   !(e->k.flags & BPFWD_MON_F_KFREE) ? map : "", true);
+	fprintf(f, "} %llu\n", (unsigned long long)v);
+}
+
+static void prom_series(FILE *f, const struct snapshot *s, const char *name,
+			const char *help, bool events)
+{
+	int i;
+
+	fprintf(f, "# HELP %s %s\n# TYPE %s counter\n", name, help, name);
+	for (i = 0; i < s->n; i++)
+		if (s->e[i].k.event < __BPFWD_EV_MAX)
+			prom_metric(f, name, &s->e[i], events ?
+				    s->e[i].v.events : s->e[i].v.packets);
+}
+
+/* Writes @path.tmp.PID, then renames it over @path: a reader (the
+ * node_exporter textfile collector) never sees half a file.
+ */
+static int prom_write(struct monitor_state *st, const struct snapshot *s)
+{
+	char tmp[4096];
+	FILE *f;
+	size_t j;
+	int err = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", st->prom, (int)getpid());
+	f = fopen(tmp, "w");
+	if (!f) {
+		err = -errno;
+		p_err("prom %s: %s", tmp, strerror(-err));
+		return err;
+	}
+	prom_series(f, s, "bpfwd_monitor_packets_total",
+		    "Frames of redirect events since the monitor started (drops for bulk events)",
+		    false);
+	prom_series(f, s, "bpfwd_monitor_events_total",
+		    "Times a redirect event fired since the monitor started",
+		    true);
+	fputs("# HELP bpfwd_monitor_lost_total Events not counted because the monitor's table was full\n"
+	      "# TYPE bpfwd_monitor_lost_total counter\n", f);
+	fprintf(f, "bpfwd_monitor_lost_total %llu\n",
+		(unsigned long long)s->lost);
+	fputs("# HELP bpfwd_monitor_signal Kernel signals the monitor is attached to\n"
+	      "# TYPE bpfwd_monitor_signal gauge\n", f);
+	for (j = 0; j < ARRAY_SIZE(signals); j++)
+		if (st->attached[j]) {
+			fputs("bpfwd_monitor_signal{", f);
+			prom_label(f, "signal", signals[j].label, true);
+			fputs("} 1\n", f);
+		}
+	if (fflush(f) || ferror(f) || fsync(fileno(f)))
+		err = -errno ? -errno : -EIO;
+	if (fclose(f) && !err)
+		err = -errno;
+	if (!err && rename(tmp, st->prom))
+		err = -errno;
+	if (err) {
+		p_err("prom %s: %s", st->prom, strerror(-err));
+		unlink(tmp);
+	}
+	return err;
+}
+
+/* Checked before anything is attached: a bad path fails up front. */
+static int prom_check(const char *path)
+{
+	char tmp[4096];
+	int fd;
+
+	if (strlen(path) + 24 >= sizeof(tmp)) {
+		p_err("prom %s: path too long", path);
+		return -ENAMETOOLONG;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		p_err("prom %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	close(fd);
+	unlink(tmp);
+	return 0;
+}
+
+static void stop_all(struct monitor_state *st)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(st->links); i++) {
+		bpf_link__destroy(st->links[i]);
+		st->links[i] = NULL;
+	}
+	monitor__destroy(st->skel);
+	st->skel = NULL;
+	btf__free(st->btf);
+	st->btf = NULL;
+	free(st->percpu);
+}
+
+int do_monitor(int argc, char **argv)
+{
+	struct monitor_state st = { 0 };
+	struct snapshot snap[2] = { 0 };
+	uint32_t interval = 1, count = 0, done;
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction old_int, old_term;
+	int cur = 0, ret = BPFWD_EXIT_OK;
+	double t0, t1;
+
+	opts.cmd = "monitor";
+	for (; argc > 0; argc--, argv++) {
+		if (is_word(*argv, "help")) {
+			return monitor_help(0, NULL);
+		} else if (is_word(*argv, "all")) {
+			st.all = true;
+		} else if (is_word(*argv, "errors")) {
+			st.all = false;
+		} else if (is_word(*argv, "interval") && argc > 1) {
+			if (parse_u32(*++argv, &interval, 1, 3600))
+				return usage_err("interval \"%s\": a whole number of seconds, 1-3600",
+						 *argv);
+			argc--;
+		} else if (is_word(*argv, "count") && argc > 1) {
+			if (parse_u32(*++argv, &count, 1, 100000000))
+				return usage_err("count \"%s\": a number from 1",
+						 *argv);
+			argc--;
+		} else if (is_word(*argv, "prom") && argc > 1) {
+			st.prom = *++argv;
+			argc--;
+			if (!*st.prom)
+				return usage_err("prom: empty file name");
+		} else if (is_word(*argv, "interval") || is_word(*argv, "count") ||
+			   is_word(*argv, "prom")) {
+			return usage_err("\"%s\" needs a value", *argv);
+		} else {
+			return usage_err("unknown argument \"%s\"", *argv);
+		}
+	}
+	if (geteuid()) {
+		p_err("must be run as root (needs CAP_BPF and CAP_PERFMON)");
+		return BPFWD_EXIT_FAIL;
+	}
+	if (st.prom && prom_check(st.prom))
+		return BPFWD_EXIT_FAIL;
+	st.ncpus = libbpf_num_possible_cpus();
+	if (st.ncpus <= 0) {
+		p_err("cannot count possible CPUs: %s", strerror(-st.ncpus));
+		return BPFWD_EXIT_FAIL;
+	}
+	st.percpu = calloc(st.ncpus, sizeof(*st.percpu));
+	if (!st.percpu || start(&st)) {
+		stop_all(&st);
+		return BPFWD_EXIT_FAIL;
+	}
+	if (!opts.json) {
+		size_t j;
+
+		printf("monitoring %s:", st.all ? "all redirects" : "redirect errors");
+		for (j = 0; j < ARRAY_SIZE(signals); j++)
+			if (st.attached[j])
+				printf(" %s", signals[j].label);
+		printf("\n");
+		fflush(stdout);
+	}
+	stop = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	t0 = now_mono();
+	for (done = 0; !stop && (!count || done < count); done++) {
+		struct timespec ts = { .tv_sec = interval };
+
+		while (!stop && nanosleep(&ts, &ts) && errno == EINTR)
+			;
+		cur ^= 1;
+		free(snap[cur].e);
+		memset(&snap[cur], 0, sizeof(snap[cur]));
+		if (snapshot_read(&st, &snap[cur])) {
+			p_err("read counters: %s", strerror(ENOMEM));
+			ret = BPFWD_EXIT_FAIL;
+			break;
+		}
+		t1 = now_mono();
+		print_interval(&st, &snap[cur], &snap[cur ^ 1], t1 - t0);
+		t0 = t1;
+		if (st.prom && prom_write(&st, &snap[cur])) {
+			ret = BPFWD_EXIT_FAIL;
+			break;
+		}
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	free(snap[0].e);
+	free(snap[1].e);
+	stop_all(&st);
+	return ret;
+}

@@ -1,0 +1,243 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Copyright (c) 2026 The bpfwd authors
+#
+# bpfwd monitor counts redirect errors made on purpose, each with the
+# right device, target and errno: tc redirects to an ifindex that no
+# longer exists and to a device that is down, XDP redirects to a device
+# that is down, to one that cannot take frames (a veth whose peer has no
+# NAPI), to an ifindex that does not exist, and an XDP_ABORTED.  A
+# healthy forwarding run reports no errors, another namespace sees none
+# of them, and the Prometheus textfile parses.
+source "$(dirname "$0")/../lib.sh"
+need_bpfwd
+
+N=20
+XDP_OBJ=$BUILD/tests/bpf/monitor_xdp.o
+OUT=$TMPDIR_T/mon.json
+MON_PID=
+
+command -v bpftool >/dev/null || skip_all "bpftool missing"
+[ -r /sys/kernel/btf/vmlinux ] || skip_all "kernel without BTF: bpfwd monitor needs it"
+
+# mon_start NS ARGS...: bpfwd -j monitor in the background, returns once
+# it printed its first interval (its programs are attached by then)
+mon_start() {
+	local ns=$1 i
+	shift
+	rm -f "$OUT"
+	"$BPFWD" -n "$ns" -j monitor interval 1 "$@" >"$OUT" 2>"$OUT.err" &
+	MON_PID=$!
+	on_exit "kill $MON_PID"
+	for ((i = 0; i < 100; i++)); do
+		[ -s "$OUT" ] && return 0
+		kill -0 "$MON_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	diag "monitor did not start: $(cat "$OUT.err")"
+	return 1
+}
+
+# mon_stop: stops the monitor after one more interval; sets $last to
+# its last JSON object
+mon_stop() {
+	local rc
+	sleep 1.2
+	kill -TERM "$MON_PID" 2>/dev/null
+	wait "$MON_PID"
+	rc=$?
+	MON_PID=
+	[ "$rc" = 0 ] || diag "monitor exited $rc: $(cat "$OUT.err")"
+	last=$(jq -cs 'last' "$OUT")
+}
+
+# row JSON EVENT DEV: the event row of DEV in a monitor object
+row() {
+	jq -c --arg ev "$2" --arg dev "$3" \
+		'[.events[] | select(.event == $ev and .dev == $dev)] | first // empty' <<<"$1"
+}
+
+ifindex() {
+	ip -n "$1" -j link show "$2" | jq '.[0].ifindex'
+}
+
+teardown() {
+	local ns
+	for ns in "$gen" "$dut" "$sink"; do ip netns del "$ns" 2>/dev/null; done
+	NS_LIST=()
+}
+
+tc_tp=false
+[ -d /sys/kernel/tracing/events/tc/tc_redirect_err ] && tc_tp=true
+
+# 1. healthy tc forwarding: no errors
+topo || skip_all "cannot build the topology"
+bpfwd_ns "$dut" port add dev d0 to d1 hook tc || not_ok "port add"
+mon_start "$dut" || not_ok "monitor starts"
+before=$(udp_noports "$sink")
+send_udp "$gen" 192.0.2.2 $N
+mon_stop
+is "$(($(udp_noports "$sink") - before))" $N "healthy tc: $N datagrams forwarded"
+is "$(jq '.events | length' <<<"$last")" 0 "healthy tc: monitor reports no errors"
+is "$(jq -r '.mode' <<<"$last")" errors "errors only by default"
+if $tc_tp; then
+	like "$(jq -c .signals <<<"$last")" 'tc:tc_redirect_err' "tc signal: tc:tc_redirect_err (patched kernel)"
+else
+	like "$(jq -c .signals <<<"$last")" 'skb:kfree_skb' "tc signal: skb:kfree_skb (stock kernel)"
+fi
+
+# 2. tc redirect to an ifindex that no longer exists
+to=$(ifindex "$dut" d1)
+mon_start "$dut" || not_ok "monitor starts"
+ip -n "$dut" link del d1
+send_udp "$gen" 192.0.2.2 $N
+mon_stop
+r=$(row "$last" tc_redirect_err d0)
+is "$(jq -r .errno <<<"$r")" ENODEV "tc to a missing ifindex: ENODEV on d0"
+is "$(jq -r .target_index <<<"$r")" "$to" "tc to a missing ifindex: target is the port's old target ($to)"
+ge "$(jq -r .packets <<<"$r")" $N "tc to a missing ifindex: $N packets counted"
+teardown
+
+# 3. tc redirect to a device that is down
+topo || not_ok "topology"
+bpfwd_ns "$dut" port add dev d0 to d1 hook tc || not_ok "port add"
+ip -n "$dut" link set d1 down
+mon_start "$dut" || not_ok "monitor starts"
+send_udp "$gen" 192.0.2.2 $N
+mon_stop
+r=$(row "$last" tc_redirect_err d0)
+is "$(jq -r .errno <<<"$r")" ENETDOWN "tc to a down device: ENETDOWN on d0"
+is "$(jq -r .target <<<"$r")" d1 "tc to a down device: target d1"
+ge "$(jq -r .packets <<<"$r")" $N "tc to a down device: $N packets counted"
+
+# 4. another namespace sees none of it
+mon_start "$gen" || not_ok "monitor starts in gen"
+send_udp "$gen" 192.0.2.2 $N
+mon_stop
+is "$(jq '.events | length' <<<"$last")" 0 "monitor in another namespace sees none of the dut's errors"
+bpfwd_ns "$dut" port del dev d0
+teardown
+
+# 5. XDP: attach the test program on d0, configure it, look at the errors
+xdp_case() {
+	local desc=$1 to=$2 mode=$3 ev=$4 errno=$5 target=$6 r
+	mon_start "$dut" || not_ok "monitor starts"
+	bpftool map update name bpfwd_t_cfg key 0 0 0 0 value $((to & 255)) $((to >> 8 & 255)) 0 0 &&
+		bpftool map update name bpfwd_t_cfg key 1 0 0 0 value "$mode" 0 0 0 ||
+		not_ok "$desc: configure the test program"
+	send_udp "$gen" 192.0.2.2 $N
+	mon_stop
+	r=$(row "$last" "$ev" d0)
+	is "$(jq -r .errno <<<"$r")" "$errno" "$desc: $ev $errno on d0"
+	[ -n "$target" ] && is "$(jq -r .target <<<"$r")" "$target" "$desc: target $target"
+	ge "$(jq -r .packets <<<"$r")" $N "$desc: $N packets counted"
+}
+
+if [ ! -f "$XDP_OBJ" ]; then
+	skip "XDP cases: $XDP_OBJ missing (make check builds it)"
+else
+	topo || not_ok "topology"
+	if ! ip -n "$dut" link set dev d0 xdpdrv obj "$XDP_OBJ" sec xdp 2>"$TMPDIR_T/xdp.err"; then
+		skip "XDP cases: cannot attach native XDP to a veth: $(head -1 "$TMPDIR_T/xdp.err")"
+	else
+		d1=$(ifindex "$dut" d1)
+		# XDP frames lose the checksum offload state: full checksums
+		in_ns "$gen" ethtool -K g0 tx off >/dev/null 2>&1
+		# s0 has no XDP program and GRO off: no NAPI, d1 cannot take
+		# frames.  Kernels with xdp_features (6.3+) refuse at enqueue
+		# (xdp_redirect_err EOPNOTSUPP), older ones when the bulk is
+		# sent (xdp_devmap_xmit ENXIO).
+		in_ns "$sink" ethtool -K s0 gro off >/dev/null 2>&1
+		mon_start "$dut" || not_ok "monitor starts"
+		bpftool map update name bpfwd_t_cfg key 0 0 0 0 value $((d1 & 255)) $((d1 >> 8 & 255)) 0 0
+		send_udp "$gen" 192.0.2.2 $N
+		mon_stop
+		r=$(row "$last" xdp_redirect_err d0)
+		[ "$(jq -r .errno <<<"$r")" = EOPNOTSUPP ] || r=$(row "$last" xdp_devmap_xmit d0)
+		like "$(jq -r '"\(.event) \(.errno) \(.target)"' <<<"$r")" \
+			'^(xdp_redirect_err EOPNOTSUPP|xdp_devmap_xmit ENXIO) d1$' \
+			"XDP to a veth without NAPI: EOPNOTSUPP or ENXIO, target d1"
+		ge "$(jq -r .packets <<<"$r")" $N "XDP to a veth without NAPI: $N packets counted"
+		# with NAPI on s0 but d1 down
+		in_ns "$sink" ethtool -K s0 gro on >/dev/null 2>&1
+		ip -n "$dut" link set d1 down
+		xdp_case "XDP to a down device" "$d1" 0 xdp_redirect_err ENETDOWN d1
+		xdp_case "XDP to a missing ifindex" 9999 0 xdp_redirect_err EINVAL ""
+		mon_start "$dut" || not_ok "monitor starts"
+		bpftool map update name bpfwd_t_cfg key 1 0 0 0 value 1 0 0 0
+		send_udp "$gen" 192.0.2.2 $N
+		mon_stop
+		r=$(row "$last" xdp_exception d0)
+		is "$(jq -r .action <<<"$r")" ABORTED "XDP_ABORTED: xdp_exception ABORTED on d0"
+		ge "$(jq -r .packets <<<"$r")" $N "XDP_ABORTED: $N packets counted"
+
+		# healthy XDP: s0 takes frames (GRO gives it NAPI)
+		ip -n "$dut" link set d1 up
+		bpftool map update name bpfwd_t_cfg key 0 0 0 0 value $((d1 & 255)) $((d1 >> 8 & 255)) 0 0
+		bpftool map update name bpfwd_t_cfg key 1 0 0 0 value 0 0 0 0
+		sleep 0.5
+		mon_start "$dut" all prom "$TMPDIR_T/bpfwd.prom" || not_ok "monitor starts"
+		before=$(udp_noports "$sink")
+		send_udp "$gen" 192.0.2.2 $N
+		mon_stop
+		is "$(($(udp_noports "$sink") - before))" $N "healthy XDP: $N datagrams forwarded"
+		is "$(jq '[.events[] | select(.errno != null)] | length' <<<"$last")" 0 \
+			"healthy XDP: no errors"
+		r=$(row "$last" xdp_redirect d0)
+		ge "$(jq -r .packets <<<"$r")" $N "all: xdp_redirect counts the $N redirects"
+		is "$(jq -r .target <<<"$r")" d1 "all: xdp_redirect target d1"
+
+		# the textfile parses: every sample is name{labels} value, with
+		# a TYPE before it and no series twice
+		prom=$TMPDIR_T/bpfwd.prom
+		check "prom file written" test -s "$prom"
+		check "prom file parses" python3 - "$prom" <<'EOF'
+import re, sys
+typed, seen = set(), set()
+sample = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{((?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*",?)*)\})? ([0-9]+(\.[0-9]+)?(e[+-]?[0-9]+)?)$')
+for line in open(sys.argv[1]):
+    line = line.rstrip('\n')
+    if line.startswith('# TYPE '):
+        typed.add(line.split()[2])
+        continue
+    if line.startswith('#') or not line:
+        continue
+    m = sample.match(line)
+    if not m or m.group(1) not in typed or line.rsplit(' ', 1)[0] in seen:
+        print('bad line:', line)
+        sys.exit(1)
+    seen.add(line.rsplit(' ', 1)[0])
+sys.exit(0 if seen else 1)
+EOF
+		like "$(cat "$prom")" 'bpfwd_monitor_packets_total\{event="xdp_redirect",dev="d0",target="d1",action="REDIRECT",errno="",map_id=""\} [0-9]+' \
+			"prom file has the xdp_redirect series of d0"
+		ls "$TMPDIR_T" | grep -q 'bpfwd.prom.tmp' && not_ok "no temp file left" || ok "no temp file left"
+	fi
+	teardown
+fi
+
+# 6. adapts to the kernel: each error tracepoint that exists is attached
+setup_ns solo
+mon_start "$solo" count 2 || not_ok "monitor starts"
+mon_stop
+for tp in xdp_redirect_err xdp_redirect_map_err xdp_exception xdp_cpumap_kthread \
+	xdp_cpumap_enqueue xdp_devmap_xmit; do
+	if [ -d "/sys/kernel/tracing/events/xdp/$tp" ]; then
+		like "$(jq -c .signals <<<"$last")" "\"xdp:$tp\"" "attached to xdp:$tp (exists)"
+	else
+		is "$(jq -c .signals <<<"$last" | grep -c "\"xdp:$tp\"")" 0 "xdp:$tp absent, not attached"
+	fi
+done
+
+# 7. bad input: one line, exit 2 or 1, nothing left attached
+out=$("$BPFWD" monitor interval 0 2>&1)
+is "$?" 2 "interval 0: usage error"
+like "$out" '^bpfwd: monitor interval "0"' "interval 0: names command and cause"
+out=$("$BPFWD" monitor bogus 2>&1)
+is "$?" 2 "unknown word: usage error"
+out=$("$BPFWD" monitor prom "$TMPDIR_T/nosuchdir/x.prom" count 1 2>&1)
+is "$?" 1 "prom in a missing directory: failure"
+like "$out" "^bpfwd: monitor prom .*: No such file or directory$" "prom error names the file and the cause"
+is "$(bpftool prog show name mon_xdp_rd_err 2>/dev/null | wc -l)" 0 "nothing left attached"
+
+done_testing
