@@ -32,6 +32,12 @@ packets_of() {
 		if ($i ~ /^[0-9]+$/) { print $i; exit } }' <<<"$1"
 }
 
+# ports_are EXPECTED DESC: the dut's ports, "IN>OUT HOOK" comma-joined
+ports_are() {
+	is "$(bpfwd_ns "$dut" -j port show |
+	      jq -r 'map(.dev + ">" + .to + " " + .hook) | sort | join(",")')" "$1" "$2"
+}
+
 # run_example NAME: runs it with no arguments; sets $OUT and $RC
 run_example() {
 	local before
@@ -91,8 +97,7 @@ is "$(pins)" "$pins0" "bad arguments add no pin"
 bpfwd_ns "$dut" port add dev d1 to d0 hook tc prio 7
 out=$(in_ns "$dut" "$EX/xconnect.sh" d0 d1 2>&1)
 is "$?" 1 "xconnect d0 d1 over an existing port d1: fails"
-is "$(bpfwd_ns "$dut" -j port show | jq -r 'map(.dev + ">" + .to + " " + .hook) | join(",")')" \
-	"d1>d0 tc" "xconnect failure: only the existing port is left"
+ports_are "d1>d0 tc" "xconnect failure: only the existing port is left"
 is "$(in_ns "$dut" tc filter show dev d1 ingress | grep -c 'pref 7 ')" 2 \
 	"xconnect failure: the existing port's filter stays"
 is "$(in_ns "$dut" tc filter show dev d1 ingress | grep -c 'pref 100 ')" 0 \
@@ -107,11 +112,10 @@ before=$(udp_noports "$sink")
 send_udp "$gen" 192.0.2.2 $N
 sleep 0.2
 is "$(($(udp_noports "$sink") - before))" $N "xconnect d0 d1: UDP crosses"
-is "$(bpfwd_ns "$dut" -j port show | jq -r 'map(.dev + ">" + .to) | sort | join(" ")')" \
-	"d0>d1 d1>d0" "xconnect d0 d1: both directions are ports"
+ports_are "d0>d1 none,d1>d0 none" "xconnect d0 d1: both directions are ports"
 in_ns "$dut" "$EX/xconnect.sh" -d d0 d1 >/dev/null 2>&1
 is "$?" 0 "xconnect -d d0 d1: removes"
-is "$(bpfwd_ns "$dut" -j port show | jq length)" 0 "xconnect -d: no port left"
+ports_are "" "xconnect -d: no port left"
 is "$(in_ns "$dut" tc qdisc show dev d0 | grep -c clsact)" 0 "xconnect -d: no clsact left"
 before=$(udp_noports "$sink")
 send_udp "$gen" 192.0.2.2 $N
@@ -129,8 +133,7 @@ is "$(in_ns "$dut" tc filter show dev d0 ingress)" "" "bad arguments add no filt
 bpfwd_ns "$dut" port add dev d0 to d1 hook tc prio 7
 out=$(in_ns "$dut" "$EX/clone-tap.sh" d0 d1 2>&1)
 is "$?" 1 "clone-tap d0 d1 over an existing port d0: fails"
-is "$(bpfwd_ns "$dut" -j port show | jq -r 'map(.dev + ">" + .to + " " + .hook) | join(",")')" \
-	"d0>d1 tc" "clone-tap failure: only the existing port is left"
+ports_are "d0>d1 tc" "clone-tap failure: only the existing port is left"
 is "$(in_ns "$dut" tc filter show dev d0 ingress | grep -c 'pref 7 ')" 2 \
 	"clone-tap failure: the existing port's filter stays"
 is "$( (in_ns "$dut" tc filter show dev d0 ingress
@@ -152,7 +155,7 @@ ge "$(($(rx_packets "$sink" s0) - s_before))" $N "clone-tap: the copies leave by
 ge "$(stats_of "$dut" d0 packets)" $N "clone-tap: d0's counter moved"
 in_ns "$dut" "$EX/clone-tap.sh" -d d0 >/dev/null 2>&1
 is "$?" 0 "clone-tap -d d0: removes"
-is "$(bpfwd_ns "$dut" -j port show | jq length)" 0 "clone-tap -d: no port left"
+ports_are "" "clone-tap -d: no port left"
 is "$(in_ns "$dut" tc filter show dev d0 ingress)" "" "clone-tap -d: no filter left"
 s_before=$(rx_packets "$sink" s0)
 send_udp "$gen" 192.0.2.3 $N
