@@ -49,7 +49,7 @@ DEPS	:= clang llvm gcc make pkg-config libbpf-dev libmnl-dev libelf-dev \
 	   python3-docutils util-linux procps socat
 
 .DELETE_ON_ERROR:
-.PHONY: all check test demo deps install uninstall clean help man vmtest
+.PHONY: all check test demo bench deps install uninstall clean help man vmtest
 
 all: $(BPF_OBJS) $(OUTPUT)/bpfwd $(OUTPUT)/e_bpfwd.so
 
@@ -108,9 +108,23 @@ check: deps
 
 test: check
 
+# The demo: the bridge comparison of the tc methods, short (under two
+# minutes); make bench: every method, more rounds, kept in results/.
+DEMO_METHODS	?= bridge,mirred,redirect,redirect-fixed,clone,tcx
+BENCH_ROUNDS	?= 9
+BENCH_DURATION	?= 3
+RESULTS		?= results
+
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)./examples/demo.sh
+	$(Q)$(OUTPUT)/bpfwd bench method $(DEMO_METHODS) rounds 3 duration 2
+
+bench: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)mkdir -p $(RESULTS)
+	$(Q)$(OUTPUT)/bpfwd bench rounds $(BENCH_ROUNDS) duration $(BENCH_DURATION) \
+		save $(RESULTS)/bench.json plot $(RESULTS)/bench.png | tee $(RESULTS)/bench.txt
+	@echo "  RESULTS  $(RESULTS)/bench.txt $(RESULTS)/bench.json $(RESULTS)/bench.png"
 
 man: $(OUTPUT)/man/bpfwd.8
 $(OUTPUT)/man/%.8: man/%.8.rst
@@ -140,7 +154,8 @@ help:
 	@echo 'bpfwd make targets:'
 	@echo '  all        build build/bpf/*.o, build/bpfwd, build/e_bpfwd.so (default)'
 	@echo '  check      install missing packages, build, run the tests (prove)'
-	@echo '  demo       install missing packages, build, run the demo in namespaces'
+	@echo '  demo       install missing packages, build, short bench: bridge vs the tc methods'
+	@echo '  bench      the full bench (BENCH_ROUNDS, BENCH_DURATION) into results/: text, JSON, plot'
 	@echo '  deps       install missing Debian packages: $(DEPS)'
 	@echo '  install    install bpfwd, redirect.o, man page, tc plugin (PREFIX, DESTDIR, TC_LIB_DIR)'
 	@echo '  vmtest     boot test kernels in QEMU and run tests/vm (KERNEL=deb61|deb612|patched)'
