@@ -1069,7 +1069,11 @@ static void print_noise(struct bench *b, double load0, double load1)
 	print_num("cpu_pressure_max_pct", " (max %.0f%%),", p.max);
 	print_u64(PRINT_ANY, "noisy_windows", " %llu", noisy);
 	print_u64(PRINT_ANY, "windows", " of %llu windows", n);
-	print_u64(PRINT_ANY, "threshold_pct", " above %llu%% left out;", b->noise_pct);
+	print_u64(PRINT_ANY, "threshold_pct", " above %llu%%", b->noise_pct);
+	print_bool(PRINT_JSON, "all_noisy", NULL, n && noisy == n);
+	print_string(PRINT_FP, NULL, "%s", noisy == n && n ?
+		     " (none clean: medians use them all);" :
+		     " (left out of the medians);");
 	print_double(PRINT_ANY, "loadavg_start", " load %.2f", load0);
 	print_double(PRINT_ANY, "loadavg_end", " -> %.2f", load1);
 	print_nl();
