@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Copyright (c) 2026 The bpfwd authors
+ *
+ * Runs the XDP programs of xdp.o with BPF_PROG_TEST_RUN on crafted
+ * frames, as if they arrived on IN_DEV, and checks each verdict and how
+ * the port's counters move: no entry (passed, slot 0), redirect with and
+ * without a target, an empty and a filled devmap slot, a cpumap port
+ * without CPUs, with a CPU that has no queue and with one that has, the
+ * flood broadcast, and the runt and VLAN counters.  It also pins down
+ * the layout of the XDP maps that bpfwd.h documents for bpftool users.
+ *
+ *   test_xdp PIN_DIR IN_DEV OUT_DEV     (tests/unit/xdp.t makes both)
+ *   test_xdp foreign DEV                attach a trivial XDP program
+ *                                       that is not bpfwd's (for the
+ *                                       netns trap tests)
+ *
+ * Output is TAP.
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/if_link.h>
+#include <linux/ip.h>
+#include <linux/udp.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "lib/util.h"
+#include "../../bpf/bpfwd.h"
+#include "xdp.skel.h"
+
+#define SLOT	7
+
+static int n_tests, n_failed;
+
+/* One TAP line; @why is printed as a diagnostic when it fails. */
+static void report(bool pass, const char *name, const char *why)
+{
+	n_tests++;
+	n_failed += !pass;
+	printf("%sok %d - %s\n", pass ? "" : "not ", n_tests, name);
+	if (!pass && why)
+		printf("# %s\n", why);
+}
+
+static bool same(const char *name, unsigned long long got,
+		 unsigned long long want)
+{
+	char why[128];
+
+	snprintf(why, sizeof(why), "got %llu, expected %llu", got, want);
+	report(got == want, name, why);
+	return got == want;
+}
+
+struct frame {
+	__u8 data[128];
+	__u32 len;
+};
+
+/* UDP over IPv4, @payload bytes, with an 802.1Q tag when @vlan. */
+static void udp_frame(struct frame *f, unsigned int payload, bool vlan,
+		      __u16 sport)
+{
+	__u8 *p = f->data;
+	struct iphdr *ip;
+	struct udphdr *u;
+
+	memset(f, 0, sizeof(*f));
+	memset(p, 0x02, 12);		/* dst, src MAC */
+	p += 12;
+	if (vlan) {
+		*(__u16 *)p = htons(ETH_P_8021Q);
+		*(__u16 *)(p + 2) = htons(10);
+		p += 4;
+	}
+	*(__u16 *)p = htons(ETH_P_IP);
+	p += 2;
+	ip = (struct iphdr *)p;
+	ip->version = 4;
+	ip->ihl = 5;
+	ip->ttl = 64;
+	ip->protocol = IPPROTO_UDP;
+	ip->saddr = htonl(0xc0000201);
+	ip->daddr = htonl(0xc0000202);
+	ip->tot_len = htons(sizeof(*ip) + sizeof(*u) + payload);
+	u = (struct udphdr *)(ip + 1);
+	u->source = htons(sport);
+	u->dest = htons(9);
+	u->len = htons(sizeof(*u) + payload);
+	f->len = (__u8 *)(u + 1) + payload - f->data;
+}
+
+struct env {
+	struct xdp *skel;
+	__u32 in, out;
+	int ncpus;
+};
+
+/* Sum of one field (by offset) of a per-CPU stats value. */
+static __u64 sum(struct env *e, struct bpf_map *map, __u32 key,
+		 size_t value_size, size_t off)
+{
+	char *v = calloc(e->ncpus, value_size);
+	__u64 s = 0;
+	int i;
+
+	if (v && !bpf_map_lookup_elem(bpf_map__fd(map), &key, v))
+		for (i = 0; i < e->ncpus; i++)
+			s += *(__u64 *)(v + i * value_size + off);
+	free(v);
+	return s;
+}
+
+#define STAT(e, slot, f) \
+	sum(e, (e)->skel->maps.bpfwd_stats, slot, sizeof(struct bpfwd_stats), \
+	    offsetof(struct bpfwd_stats, f))
+#define CPUSTAT(e, slot, f) \
+	sum(e, (e)->skel->maps.bpfwd_cpustat, slot, \
+	    sizeof(struct bpfwd_cpustat), offsetof(struct bpfwd_cpustat, f))
+
+static int run(struct env *e, struct bpf_program *prog,
+	       const struct frame *f, __u32 *verdict)
+{
+	/* data_end: the frame's length, as the kernel wants it */
+	struct xdp_md ctx = { .data_end = f->len, .ingress_ifindex = e->in };
+	__u8 out[256];
+	LIBBPF_OPTS(bpf_test_run_opts, o,
+		.data_in = f->data,
+		.data_size_in = f->len,
+		.data_out = out,
+		.data_size_out = sizeof(out),
+		.ctx_in = &ctx,
+		.ctx_size_in = sizeof(ctx),
+	);
+	int err = bpf_prog_test_run_opts(bpf_program__fd(prog), &o);
+
+	*verdict = o.retval;
+	return err;
+}
+
+static void put_port(struct env *e, __u32 target, __u32 mode)
+{
+	struct bpfwd_port p = { .target = target, .mode = mode,
+				.hook = BPFWD_HOOK_XDP, .slot = SLOT };
+
+	bpf_map_update_elem(bpf_map__fd(e->skel->maps.bpfwd_ports), &e->in,
+			    &p, 0);
+}
+
+/* Runs @prog once on @f; checks the verdict and that @field of @slot
+ * moved by one.
+ */
+static void expect(struct env *e, const char *name, struct bpf_program *prog,
+		   const struct frame *f, __u32 want, __u64 (*read)(struct env *),
+		   __u64 moved)
+{
+	__u64 before = read(e);
+	__u32 verdict = ~0U;
+	char what[160];
+	int err = run(e, prog, f, &verdict);
+
+	snprintf(what, sizeof(what), "%s: test run", name);
+	report(!err, what, strerror(-err));
+	snprintf(what, sizeof(what), "%s: verdict", name);
+	same(what, verdict, want);
+	snprintf(what, sizeof(what), "%s: counter", name);
+	same(what, read(e) - before, moved);
+}
+
+static __u64 r_unmatched(struct env *e) { return STAT(e, 0, packets); }
+static __u64 r_packets(struct env *e) { return STAT(e, SLOT, packets); }
+static __u64 r_no_target(struct env *e) { return STAT(e, SLOT, no_target); }
+static __u64 r_err(struct env *e) { return STAT(e, SLOT, err_redirect); }
+static __u64 r_runt(struct env *e) { return STAT(e, SLOT, runt); }
+static __u64 r_vlan(struct env *e) { return STAT(e, SLOT, vlan); }
+static __u64 r_no_cpu(struct env *e) { return CPUSTAT(e, SLOT, no_cpu); }
+
+static void check_layout(struct env *e)
+{
+	static const struct {
+		const char *name;
+		__u32 value;
+	} maps[] = {
+		{ BPFWD_MAP_DEVMAP, sizeof(struct bpf_devmap_val) },
+		{ BPFWD_MAP_CPUMAP, sizeof(struct bpf_cpumap_val) },
+		{ BPFWD_MAP_CPUS, sizeof(struct bpfwd_cpus) },
+		{ BPFWD_MAP_CPUSTAT, sizeof(struct bpfwd_cpustat) },
+		{ BPFWD_MAP_KTHREAD, sizeof(struct bpfwd_kthread) },
+		{ BPFWD_MAP_FLOOD, sizeof(struct bpf_devmap_val) },
+	};
+	char name[96];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(maps); i++) {
+		struct bpf_map *m =
+			bpf_object__find_map_by_name(e->skel->obj, maps[i].name);
+
+		snprintf(name, sizeof(name), "%s: value is %u bytes",
+			 maps[i].name, maps[i].value);
+		same(name, m ? bpf_map__value_size(m) : 0, maps[i].value);
+	}
+}
+
+static int foreign(const char *dev)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0,
+		  .imm = XDP_PASS },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int ifindex = if_nametoindex(dev), fd, err;
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "foreign", "GPL", insns, 2,
+			   NULL);
+	if (!ifindex || fd < 0) {
+		fprintf(stderr, "foreign: %s: %s\n", dev, strerror(errno));
+		return 1;
+	}
+	err = bpf_xdp_attach(ifindex, fd, XDP_FLAGS_DRV_MODE, NULL);
+	if (err)
+		fprintf(stderr, "foreign: attach %s: %s\n", dev, strerror(-err));
+	return !!err;
+}
+
+int main(int argc, char **argv)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo);
+	struct bpf_cpumap_val q = { .qsize = 64 };
+	struct bpf_devmap_val d = { 0 };
+	struct bpfwd_cpus cpus = { 0 };
+	struct frame udp, runt, vlan;
+	struct env e = { 0 };
+	__u32 key = 0, slot = SLOT;
+	struct xdp *s;
+
+	if (argc == 3 && !strcmp(argv[1], "foreign"))
+		return foreign(argv[2]);
+	if (argc != 4) {
+		fprintf(stderr, "usage: %s PIN_DIR IN_DEV OUT_DEV | foreign DEV\n",
+			argv[0]);
+		return 2;
+	}
+	oo.pin_root_path = argv[1];
+	e.in = if_nametoindex(argv[2]);
+	e.out = if_nametoindex(argv[3]);
+	e.ncpus = libbpf_num_possible_cpus();
+	if (!e.in || !e.out || e.ncpus <= 0) {
+		fprintf(stderr, "%s: need devices %s and %s\n", argv[0],
+			argv[2], argv[3]);
+		return 2;
+	}
+	e.skel = s = xdp__open_opts(&oo);
+	if (!s || bpf_map__set_max_entries(s->maps.bpfwd_cpumap, e.ncpus) ||
+	    xdp__load(s)) {
+		report(false, "xdp.o opens and loads", strerror(errno));
+		printf("1..%d\n", n_tests);
+		return 1;
+	}
+	report(true, "xdp.o opens and loads (every program verifies)", NULL);
+	check_layout(&e);
+
+	udp_frame(&udp, 64, false, 1000);
+	udp_frame(&runt, 2, false, 1000);
+	udp_frame(&vlan, 64, true, 1000);
+
+	expect(&e, "no entry passes, counted in slot 0", s->progs.xdp_redirect,
+	       &udp, XDP_PASS, r_unmatched, 1);
+
+	put_port(&e, e.out, BPFWD_MODE_REDIRECT);
+	expect(&e, "redirect", s->progs.xdp_redirect, &udp, XDP_REDIRECT,
+	       r_packets, 1);
+	expect(&e, "redirect: runt counted", s->progs.xdp_redirect, &runt,
+	       XDP_REDIRECT, r_runt, 1);
+	expect(&e, "redirect: 802.1Q counted", s->progs.xdp_redirect, &vlan,
+	       XDP_REDIRECT, r_vlan, 1);
+	put_port(&e, 0, BPFWD_MODE_REDIRECT);
+	expect(&e, "redirect without target passes", s->progs.xdp_redirect,
+	       &udp, XDP_PASS, r_no_target, 1);
+
+	put_port(&e, e.out, BPFWD_MODE_MAP);
+	expect(&e, "devmap: empty slot passes, counted as error",
+	       s->progs.xdp_devmap, &udp, XDP_PASS, r_err, 1);
+	d.ifindex = e.out;
+	bpf_map_update_elem(bpf_map__fd(s->maps.bpfwd_devmap), &slot, &d, 0);
+	expect(&e, "devmap: filled slot redirects", s->progs.xdp_devmap, &udp,
+	       XDP_REDIRECT, r_packets, 1);
+
+	put_port(&e, e.out, BPFWD_MODE_CPUMAP);
+	expect(&e, "cpumap: no CPU list passes", s->progs.xdp_cpumap, &udp,
+	       XDP_PASS, r_no_cpu, 1);
+	cpus.count = 1;
+	cpus.qsize = q.qsize;
+	cpus.cpu[0] = e.ncpus - 1;
+	bpf_map_update_elem(bpf_map__fd(s->maps.bpfwd_cpus), &slot, &cpus, 0);
+	expect(&e, "cpumap: a CPU without queue passes, counted as error",
+	       s->progs.xdp_cpumap, &udp, XDP_PASS, r_err, 1);
+	key = cpus.cpu[0];
+	report(!bpf_map_update_elem(bpf_map__fd(s->maps.bpfwd_cpumap), &key, &q,
+				    0), "cpumap: queue on the last CPU", NULL);
+	expect(&e, "cpumap: redirects to the queue", s->progs.xdp_cpumap, &udp,
+	       XDP_REDIRECT, r_packets, 1);
+	cpus.count = BPFWD_MAX_CPU_LIST + 1;
+	bpf_map_update_elem(bpf_map__fd(s->maps.bpfwd_cpus), &slot, &cpus, 0);
+	expect(&e, "cpumap: a list longer than the ABI allows passes",
+	       s->progs.xdp_cpumap, &udp, XDP_PASS, r_no_cpu, 1);
+	bpf_map_delete_elem(bpf_map__fd(s->maps.bpfwd_cpumap), &key);
+
+	put_port(&e, 0, BPFWD_MODE_FLOOD);
+	expect(&e, "flood broadcasts", s->progs.xdp_flood, &udp, XDP_REDIRECT,
+	       r_packets, 1);
+
+	bpf_map_delete_elem(bpf_map__fd(s->maps.bpfwd_ports), &e.in);
+	xdp__destroy(s);
+	printf("1..%d\n", n_tests);
+	return n_failed ? 1 : 0;
+}
