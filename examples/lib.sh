@@ -37,14 +37,17 @@ first_of() {
 	return 1
 }
 
+# find_tools [obj]: sets $BPFWD, and $OBJ too when asked for "obj"
 find_tools() {
 	BPFWD=${BPFWD:-$(first_of "$EX_DIR/../build/bpfwd" \
 		"$(command -v bpfwd)" /usr/local/sbin/bpfwd /usr/sbin/bpfwd)} ||
 		die "bpfwd not found: run make, or set BPFWD=/path/to/bpfwd"
-	OBJ=${OBJ:-$(first_of "$EX_DIR/../build/bpf/redirect.o" \
-		/usr/local/lib/bpf/redirect.o /usr/lib/bpf/redirect.o)} ||
-		die "redirect.o not found: run make, or set OBJ=/path/to/redirect.o"
 	[ -x "$BPFWD" ] || die "$BPFWD is not executable"
+	if [ "${1:-}" = obj ]; then
+		OBJ=${OBJ:-$(first_of "$EX_DIR/../build/bpf/redirect.o" \
+			/usr/local/lib/bpf/redirect.o /usr/lib/bpf/redirect.o)} ||
+			die "redirect.o not found: run make, or set OBJ=/path/to/redirect.o"
+	fi
 	[ "$(id -u)" = 0 ] || die "must be run as root (namespaces, tc, BPF)"
 }
 
@@ -225,7 +228,7 @@ clsact_gc() {
 # stock_main ARGS...: what xconnect.sh and clone-tap.sh do with their
 # arguments: real_devices ARGS when there are some, else namespaces
 stock_main() {
-	find_tools
+	find_tools obj
 	need_stock_bpffs
 	ex_traps
 	if [ $# -gt 0 ]; then
