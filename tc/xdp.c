@@ -149,7 +149,7 @@ static int parse_cpus(const char *a, struct xdp_cfg *c)
 	return usage_err("cpus \"%s\": not a CPU list (like 1 or 0,2-3)", a);
 }
 
-static int parse_xdp(int argc, char **argv, struct xdp_cfg *c)
+static int parse_xdp(int argc, char **argv, struct xdp_cfg *c, bool replace)
 {
 	uint32_t v;
 	int err;
@@ -226,6 +226,10 @@ static int parse_xdp(int argc, char **argv, struct xdp_cfg *c)
 	if (c->mode == BPFWD_MODE_FLOOD && c->to)
 		return usage_err("mode flood sends to every other flood port: drop \"to %s\"",
 				 c->to);
+	if ((c->mode == BPFWD_MODE_REDIRECT || c->mode == BPFWD_MODE_MAP) &&
+	    (c->has_mode || !replace) && !c->to)
+		return usage_err("missing \"to OUT\" (mode %s)",
+				 xdp_mode_name(c->mode));
 	return 0;
 }
 
@@ -527,7 +531,7 @@ int xdp_port_cmd(bool replace, int argc, char **argv)
 	struct xdp_cfg c;
 	int err;
 
-	err = parse_xdp(argc, argv, &c);
+	err = parse_xdp(argc, argv, &c, replace);
 	if (err)
 		return err;
 	if (need_root())

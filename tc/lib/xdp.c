@@ -337,7 +337,11 @@ int xdp_attach(int ifindex, const char *dev, int prog_fd, bool generic,
 	if (err == -EBUSY || err == -EEXIST)
 		snprintf(nl_extack, sizeof(nl_extack),
 			 "another XDP program is there; bpfwd does not replace it");
-	if (nl_extack[0])
+	if (err == -ERANGE && !generic)
+		p_err("%s: attach XDP (native): %s (%s); the frames that arrive may not fit in one page: lower the MTU of the device that sends to %s (its veth peer), or use xdp-mode generic",
+		      dev, strerror(-err), nl_extack[0] ? nl_extack : "MTU",
+		      dev);
+	else if (nl_extack[0])
 		p_err("%s: attach XDP (%s): %s (%s)", dev,
 		      generic ? "generic" : "native", strerror(-err),
 		      nl_extack);
