@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Copyright (c) 2026 The bpfwd authors
+#
+# XDP flood: three ports of the dut in mode flood, each frame broadcast
+# (BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS) to every other flood port
+# and never back out of the one it came in by; a port leaving the group
+# gets nothing more.  gen (g0) -- d0 | dut | d1 -- s0 (sink) and
+# d2 -- s1 (sink2), sink and sink2 without replies (blackhole routes),
+# so what reaches g0 could only be gen's own frames coming back.
+source "$(dirname "$0")/../lib.sh"
+need_bpfwd
+
+N=30
+
+topo || { not_ok topology; done_testing; }
+setup_ns sink2 || { not_ok "namespace sink2"; done_testing; }
+ip -n "$dut" link add d2 numtxqueues 1 numrxqueues 1 type veth \
+	peer s1 numtxqueues 1 numrxqueues 1 netns "$sink2"
+ip -n "$dut" link set d2 up
+ip -n "$sink2" link set s1 up
+# every flood port is a target: its peer needs NAPI (GRO) to take XDP
+for p in "$gen g0" "$sink s0" "$sink2 s1"; do
+	set -- $p
+	in_ns "$1" ethtool -K "$2" gro on >/dev/null
+done
+in_ns "$gen" ethtool -K g0 tx off >/dev/null
+in_ns "$sink" ip route add blackhole 192.0.2.1/32
+
+for d in d0 d1 d2; do
+	check "flood port $d" bpfwd_ns "$dut" port add dev $d hook xdp mode flood
+done
+is "$(bpfwd_ns "$dut" -j port show | jq -r '[.[] | select(.mode == "flood")] | length')" 3 \
+	"port show: three flood ports"
+
+g0=$(rx_packets "$gen" g0)
+s0=$(rx_packets "$sink" s0)
+s1=$(rx_packets "$sink2" s1)
+u0=$(udp_noports "$sink")
+send_udp "$gen" 192.0.2.2 $N
+sleep 0.3
+is "$(($(udp_noports "$sink") - u0))" $N "sink's stack got all $N"
+is "$(($(rx_packets "$sink2" s1) - s1))" $N "sink2 got a copy of each"
+is "$(($(rx_packets "$gen" g0) - g0))" 0 "none came back out of d0 (exclude ingress)"
+ge "$(stats_of "$dut" d0 packets)" $N "d0 counted them"
+
+check "d2 leaves the group" bpfwd_ns "$dut" port del dev d2
+s1=$(rx_packets "$sink2" s1)
+u0=$(udp_noports "$sink")
+send_udp "$gen" 192.0.2.2 $N
+sleep 0.3
+is "$(($(udp_noports "$sink") - u0))" $N "sink still gets all $N"
+is "$(($(rx_packets "$sink2" s1) - s1))" 0 "sink2 gets nothing more"
+
+check "del d0" bpfwd_ns "$dut" port del dev d0
+check "del d1" bpfwd_ns "$dut" port del dev d1
+is "$(find /sys/fs/bpf/bpfwd -mindepth 1 2>/dev/null | wc -l)" 0 "no pin left"
+
+done_testing
