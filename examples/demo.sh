@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Copyright (c) 2026 The bpfwd authors
 #
-# The bpfwd tour that `make demo` runs: three network namespaces,
+# A tour of bpfwd ports: three network namespaces,
 #
 #   gen g0 192.0.2.1 -- d0 [dut] d1 -- s0 192.0.2.2 sink
 #
@@ -11,7 +11,7 @@
 # It sends ping and counted UDP through the dut, shows the counters and
 # rates bpfwd keeps, and removes everything.  About ten seconds.
 #
-# Run it:  make demo    or, after make,  examples/demo.sh
+# Run it, after make:  examples/demo.sh
 # Environment: BPFWD (default: ../build/bpfwd next to this script, then
 # $PATH and the installed one), N (UDP datagrams, default 1000).
 # Needs root, iproute2, jq; bpfwd's lib.sh next to this script.
