@@ -57,6 +57,9 @@ enum bpfwd_hook {
 #define BPFWD_F_AT_EGRESS	(1U << 1)	/* attached at IN's egress */
 #define BPFWD_F_OWN_CLSACT	(1U << 2)	/* bpfwd created IN's clsact */
 #define BPFWD_F_XDP_GENERIC	(1U << 3)	/* XDP attached in skb mode */
+#define BPFWD_F_CPU_PASS	(1U << 4)	/* cpumap: skbs on the CPUs, then a
+						 * tc redirect to target */
+#define BPFWD_F_CPU_TCX		(1U << 5)	/* ... attached with tcx, not tc */
 
 /* Key of bpfwd_ports: the ingress port's ifindex (__u32). */
 

@@ -11,7 +11,9 @@
  *   xdp_cpumap    to one of the port's CPUs (flow hash) through
  *                 bpfwd_cpumap; its kthread builds skbs there, in bulk
  *   xdp_cpu_then  the cpumap program on that CPU: on to the target, or
- *                 XDP_PASS to the stack when the port has no target
+ *                 XDP_PASS to the stack when the port has no target (or
+ *                 BPFWD_F_CPU_PASS: a tc program of redirect.o on the
+ *                 port sends the skbs to the target)
  *   xdp_flood     broadcast to every port of bpfwd_flood but the ingress
  *   kthread_tp    counts the xdp_cpumap_kthread tracepoint for this
  *                 namespace's cpumap (processed, drops, sched per CPU)
@@ -240,6 +242,7 @@ int xdp_cpumap(struct xdp_md *ctx)
 	struct bpfwd_cpustat *cs;
 	struct bpfwd_cpus *c;
 	__u32 slot, i, cpu;
+	long ret;
 
 	if (!p)
 		return XDP_PASS;
@@ -252,7 +255,11 @@ int xdp_cpumap(struct xdp_md *ctx)
 	if (i >= BPFWD_MAX_CPU_LIST)
 		goto no_cpu;
 	cpu = c->cpu[i];
-	return account(s, ctx, bpf_redirect_map(&bpfwd_cpumap, cpu, XDP_PASS));
+	ret = bpf_redirect_map(&bpfwd_cpumap, cpu, XDP_PASS);
+	/* then pass to OUT: the tc program counts what it sends on */
+	if (ret == XDP_REDIRECT && (p->flags & BPFWD_F_CPU_PASS))
+		return ret;
+	return account(s, ctx, ret);
 no_cpu:
 	cs = bpf_map_lookup_elem(&bpfwd_cpustat, &slot);
 	if (cs)
@@ -278,7 +285,7 @@ int xdp_cpu_then(struct xdp_md *ctx)
 		cs->packets++;
 		cs->bytes += ctx->data_end - ctx->data;
 	}
-	if (!p->target) {
+	if (!p->target || (p->flags & BPFWD_F_CPU_PASS)) {
 		if (cs)
 			cs->passed++;
 		return XDP_PASS;

@@ -455,6 +455,8 @@ static const struct method methods[] = {
 	  NULL, port_setup, port_teardown, "mode map hook xdp", "xdp-drop" },
 	{ "cpumap", "XDP to a cpumap queue on CPU0, its kthread sends on to OUT",
 	  NULL, port_setup, port_teardown, "hook xdp cpus 0", "xdp-drop" },
+	{ "cpumap-pass", "XDP to a cpumap queue on CPU0, skbs there, then a tc redirect",
+	  NULL, port_setup, port_teardown, "hook xdp cpus 0 then pass", "xdp-drop" },
 	{ "tc-drop", "limit: tc ingress drop at the dut (skb)", NULL,
 	  tc_drop_setup, clsact_teardown, NULL, NULL },
 	{ "xdp-drop", "limit: XDP_DROP at the dut's ingress", NULL,

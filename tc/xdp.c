@@ -26,6 +26,7 @@
 #include "bpfwd.h"
 #include "lib/attach.h"
 #include "lib/json.h"
+#include "lib/loader.h"
 #include "lib/netdev.h"
 #include "lib/pins.h"
 #include "lib/ports.h"
@@ -39,6 +40,7 @@ struct xdp_cfg {
 	uint32_t mode;
 	bool generic;
 	bool has_mode, has_xdp_mode, has_cpus, has_qsize, then_pass;
+	bool cpu_pass;		/* then pass to OUT: skbs, then tc redirect */
 	struct bpfwd_cpus cpus;
 };
 
@@ -221,8 +223,7 @@ static int parse_xdp(int argc, char **argv, struct xdp_cfg *c, bool replace)
 	if ((c->has_qsize || c->then_pass) && c->mode != BPFWD_MODE_CPUMAP)
 		return usage_err("%s needs cpus LIST (mode cpumap)",
 				 c->has_qsize ? "qsize" : "then pass");
-	if (c->then_pass && c->to)
-		return usage_err("then pass and to OUT exclude each other");
+	c->cpu_pass = c->then_pass && c->to;
 	if (c->mode == BPFWD_MODE_FLOOD && c->to)
 		return usage_err("mode flood sends to every other flood port: drop \"to %s\"",
 				 c->to);
@@ -351,7 +352,39 @@ static void fill_entry(struct bpfwd_port *p, const struct xdp_cfg *c)
 	p->hook = BPFWD_HOOK_XDP;
 	p->prio = 0;
 	p->netns = netns_cookie();
-	p->flags = c->generic ? BPFWD_F_XDP_GENERIC : 0;
+	p->flags = (c->generic ? BPFWD_F_XDP_GENERIC : 0) |
+		   (c->cpu_pass ? BPFWD_F_CPU_PASS : 0);
+}
+
+/* then pass to OUT: redirect_xmit of redirect.o on IN's tc ingress
+ * (tcx where the kernel has it) sends on the skbs the cpumap built; it
+ * reads the same table entry.
+ */
+static int tc_part_attach(struct table *t, const struct xdp_cfg *c,
+			  struct bpfwd_port *p)
+{
+	struct attach_req r = {
+		.t = t, .ifindex = c->in, .dev = c->dev, .prio = 1,
+		.hook = kernel_has_tcx() ? BPFWD_HOOK_TCX : BPFWD_HOOK_TC,
+	};
+	struct redirect *skel;
+	int err;
+
+	err = loader_load(t->dir, "redirect_xmit", BPF_PROG_TYPE_SCHED_CLS,
+			  &skel, &r.prog_fd, &r.prog_name);
+	if (err)
+		return err;
+	err = attach_port(&r);
+	loader_free(skel);
+	if (err)
+		return err;
+	if (r.hook == BPFWD_HOOK_TCX)
+		p->flags |= BPFWD_F_CPU_TCX;
+	else
+		p->prio = r.prio;
+	if (r.own_clsact)
+		p->flags |= BPFWD_F_OWN_CLSACT;
+	return port_put(t, c->in, p, BPF_EXIST);
 }
 
 /* A port of this namespace on @in, in either table. */
@@ -405,6 +438,8 @@ static int xdp_add(struct xdp_cfg *c)
 		goto fail_table;
 	}
 	err = maps_set(&t, c, &p, skel);
+	if (!err && c->cpu_pass)
+		err = tc_part_attach(&t, c, &p);
 	if (!err)
 		err = xdp_attach(c->in, c->dev, xdp_prog_fd(skel, prog_of(c->mode)),
 				 c->generic, 0);
@@ -462,6 +497,18 @@ static int xdp_replace(struct xdp_cfg *c)
 		goto fail;
 	}
 	c->generic = old.flags & BPFWD_F_XDP_GENERIC;
+	if (c->mode == BPFWD_MODE_CPUMAP && !c->then_pass && !c->to &&
+	    (old.flags & BPFWD_F_CPU_PASS)) {
+		c->cpu_pass = true;	/* "cpus LIST" alone keeps the rest */
+		c->out = old.target;
+	}
+	if (c->cpu_pass != !!(old.flags & BPFWD_F_CPU_PASS)) {
+		p_err("%s: replace keeps how frames leave the CPUs (%s); del and add the port",
+		      c->dev, old.flags & BPFWD_F_CPU_PASS ?
+		      "then pass to OUT: skbs and a tc redirect" :
+		      "XDP redirect or the stack");
+		goto fail;
+	}
 	if (!c->has_mode && !c->has_cpus)
 		c->mode = old.mode;
 	/* mode cpumap without a list keeps the port's CPUs */
@@ -490,6 +537,8 @@ static int xdp_replace(struct xdp_cfg *c)
 		goto fail;
 	p = old;
 	fill_entry(&p, c);
+	p.prio = old.prio;
+	p.flags |= old.flags & (BPFWD_F_CPU_TCX | BPFWD_F_OWN_CLSACT);
 	/* the new mode's entries first, then the entry, then the program:
 	 * every frame finds a complete configuration of one mode or the
 	 * other
@@ -562,7 +611,11 @@ void xdp_show_one(struct table *t, uint32_t ifindex,
 		print_string(PRINT_ANY, "cpus", " cpus %s", list);
 		print_u64(PRINT_ANY, "qsize", " qsize %llu", c.qsize);
 		print_string(PRINT_ANY, "then", " then %s",
-			     p->target ? "redirect" : "pass");
+			     p->target && !(p->flags & BPFWD_F_CPU_PASS) ?
+			     "redirect" : "pass");
+		if (p->flags & BPFWD_F_CPU_PASS)
+			print_string(PRINT_ANY, "then_hook", " and %s redirect",
+				     p->flags & BPFWD_F_CPU_TCX ? "tcx" : "tc");
 	}
 	print_string(PRINT_ANY, "hook", " hook %s", hook_name(p->hook));
 	print_string(PRINT_ANY, "xdp_mode", " xdp-mode %s",

@@ -18,6 +18,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "attach.h"
 #include "netdev.h"
 #include "nl.h"
 #include "pins.h"
@@ -593,6 +594,16 @@ int xdp_port_detach(struct table *t, uint32_t ifindex, const char *dev)
 			 xdp_our_prog(ifindex, generic));
 	if (err)
 		return err;
+	/* prio 0 would be every filter of the hook: only what was made */
+	if ((p.flags & BPFWD_F_CPU_PASS) &&
+	    ((p.flags & BPFWD_F_CPU_TCX) || p.prio)) {
+		err = detach_port(t, ifindex, dev, false,
+				  p.flags & BPFWD_F_CPU_TCX ? BPFWD_HOOK_TCX :
+							      BPFWD_HOOK_TC,
+				  p.prio, p.flags & BPFWD_F_OWN_CLSACT);
+		if (err)
+			return err;
+	}
 	switch (p.mode) {
 	case BPFWD_MODE_MAP:
 		xdp_devmap_set(t, p.slot, 0);

@@ -135,8 +135,6 @@ refused "qsize 0" 2 'qsize "0": out of range' port add dev d0 hook xdp cpus 0 qs
 refused "qsize too big" 2 'qsize "99999": out of range' port add dev d0 hook xdp cpus 0 qsize 99999
 refused "qsize without cpus" 2 'qsize needs cpus LIST' port add dev d0 to d1 hook xdp qsize 64
 refused "then what" 2 'then "drop": pass or to OUT' port add dev d0 hook xdp cpus 0 then drop
-refused "then pass and to" 2 'then pass and to OUT exclude each other' \
-	port add dev d0 hook xdp cpus 0 then pass to d1
 refused "cpus with mode map" 2 'cpus goes with mode cpumap, not mode map' \
 	port add dev d0 to d1 hook xdp mode map cpus 0
 refused "flood with to" 2 'mode flood sends to every other flood port' \

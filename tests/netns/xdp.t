@@ -130,8 +130,39 @@ if bpfwd_ns "$dut" port add dev d0 hook xdp cpus 0 then pass; then
 	is "$(($(udp_noports "$sink") - s0))" 0 "cpumap pass: none left by d1"
 	ge "$(cpumap_of "$dut" d0 0 .passed)" $N "cpumap pass: cpu0 passed them (and the ARP reply)"
 	is "$(cpumap_elsewhere "$dut" d0)" 0 "cpumap pass: no other CPU did any"
+	check "cpumap pass: del" bpfwd_ns "$dut" port del dev d0
 else
 	not_ok "cpumap pass: port add"
+fi
+topo_del
+
+# tc_part: the dut's tc programs on d0: tcx link pins, tc filters
+tc_part() {
+	{ find /sys/fs/bpf/bpfwd -name 'link_*_ingress' 2>/dev/null
+	  in_ns "$dut" tc filter show dev d0 ingress; } | grep -c .
+}
+
+# cpumap then pass to OUT: skbs built on the chosen CPU, then the tc
+# redirect of redirect.o (tcx where the kernel has it) sends them on
+xtopo
+if bpfwd_ns "$dut" port add dev d0 hook xdp cpus 0 then pass to d1; then
+	u0=$(udp_noports "$sink")
+	d0_in=$(ip_inreceives "$dut")
+	send_udp "$gen" 192.0.2.2 $N
+	sleep 0.5
+	is "$(($(udp_noports "$sink") - u0))" $N "cpumap pass to d1: $N reach the sink"
+	is "$(cpumap_of "$dut" d0 0 .passed)" $N "cpumap pass to d1: cpu0 built the skbs"
+	is "$(cpumap_elsewhere "$dut" d0)" 0 "cpumap pass to d1: no other CPU did any"
+	is "$(stats_of "$dut" d0 packets)" $N "cpumap pass to d1: counted once (by tc)"
+	is "$(($(ip_inreceives "$dut") - d0_in))" 0 "cpumap pass to d1: the dut's IP stack saw none"
+	like "$(bpfwd_ns "$dut" port show dev d0)" "then pass and tc[x]? redirect" \
+		"cpumap pass to d1: port show"
+	ge "$(tc_part)" 1 "cpumap pass to d1: a tc program on d0"
+	check "cpumap pass to d1: del" bpfwd_ns "$dut" port del dev d0
+	is "$(tc_part)" 0 "cpumap pass to d1: del removes the tc program too"
+	is "$(pins_left)" 0 "cpumap pass to d1: no pin left"
+else
+	not_ok "cpumap pass to d1: port add"
 fi
 topo_del
 

@@ -306,6 +306,17 @@ int main(int argc, char **argv)
 				    0), "cpumap: queue on the last CPU", NULL);
 	expect(&e, "cpumap: redirects to the queue", s->progs.xdp_cpumap, &udp,
 	       XDP_REDIRECT, r_packets, 1);
+	{
+		struct bpfwd_port p = { .target = e.out,
+					.mode = BPFWD_MODE_CPUMAP,
+					.flags = BPFWD_F_CPU_PASS,
+					.hook = BPFWD_HOOK_XDP, .slot = SLOT };
+
+		bpf_map_update_elem(bpf_map__fd(s->maps.bpfwd_ports), &e.in,
+				    &p, 0);
+		expect(&e, "cpumap then pass to OUT: queued, counted by tc only",
+		       s->progs.xdp_cpumap, &udp, XDP_REDIRECT, r_packets, 0);
+	}
 	cpus.count = BPFWD_MAX_CPU_LIST + 1;
 	bpf_map_update_elem(bpf_map__fd(s->maps.bpfwd_cpus), &slot, &cpus, 0);
 	expect(&e, "cpumap: a list longer than the ABI allows passes",
