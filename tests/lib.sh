@@ -184,6 +184,19 @@ stats_of() {
 	bpfwd_ns "$1" -j stats dev "$2" | jq ".[0].$3"
 }
 
+# wait_for MIN CMD...: waits (5 s at most) until CMD prints a number of
+# at least MIN; for counters that traffic moves a little later (queues,
+# kthreads).  Fails when it never does.
+wait_for() {
+	local min=$1 i
+	shift
+	for ((i = 0; i < 50; i++)); do
+		[ "$("$@")" -ge "$min" ] 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 need_bpfwd() {
 	[ -x "$BPFWD" ] || skip_all "build/bpfwd missing: run make"
 }

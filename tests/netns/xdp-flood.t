@@ -38,7 +38,8 @@ s0=$(rx_packets "$sink" s0)
 s1=$(rx_packets "$sink2" s1)
 u0=$(udp_noports "$sink")
 send_udp "$gen" 192.0.2.2 $N
-sleep 0.3
+wait_for $((u0 + N)) udp_noports "$sink"
+wait_for $((s1 + N)) rx_packets "$sink2" s1
 is "$(($(udp_noports "$sink") - u0))" $N "sink's stack got all $N"
 is "$(($(rx_packets "$sink2" s1) - s1))" $N "sink2 got a copy of each"
 is "$(($(rx_packets "$gen" g0) - g0))" 0 "none came back out of d0 (exclude ingress)"
@@ -48,7 +49,7 @@ check "d2 leaves the group" bpfwd_ns "$dut" port del dev d2
 s1=$(rx_packets "$sink2" s1)
 u0=$(udp_noports "$sink")
 send_udp "$gen" 192.0.2.2 $N
-sleep 0.3
+wait_for $((u0 + N)) udp_noports "$sink"
 is "$(($(udp_noports "$sink") - u0))" $N "sink still gets all $N"
 is "$(($(rx_packets "$sink2" s1) - s1))" 0 "sink2 gets nothing more"
 

@@ -50,7 +50,7 @@ u0=$(udp_noports "$sink")
 check "generic mode takes the same target" \
 	bpfwd_ns "$dut" port add dev d0 to d1 hook xdp xdp-mode generic
 send_udp "$gen" 192.0.2.2 20
-sleep 0.2
+wait_for $((u0 + 20)) udp_noports "$sink"
 is "$(($(udp_noports "$sink") - u0))" 20 "generic mode forwards to it"
 bpfwd_ns "$dut" port del dev d0
 in_ns "$sink" ethtool -K s0 gro on >/dev/null
@@ -104,7 +104,7 @@ check "del d1" bpfwd_ns "$dut" port del dev d1
 is "$(bpfwd_ns "$dut" -j port show | jq -r '.[0].cpus')" 0 "d0 keeps its cpu 0"
 u0=$(udp_noports "$sink")
 send_udp "$gen" 192.0.2.2 20
-sleep 0.3
+wait_for $((u0 + 20)) udp_noports "$sink"
 is "$(($(udp_noports "$sink") - u0))" 20 "d0 still forwards through cpu 0's queue"
 check "del d0" bpfwd_ns "$dut" port del dev d0
 

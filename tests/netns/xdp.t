@@ -51,7 +51,7 @@ forward() {
 	u0=$(udp_noports "$sink")
 	d0_in=$(ip_inreceives "$dut")
 	send_udp "$gen" 192.0.2.2 $N
-	sleep 0.3
+	wait_for $((u0 + N)) udp_noports "$sink"
 	is "$(($(udp_noports "$sink") - u0))" $N "$mode/$xmode: $N datagrams reach the sink's stack"
 	ge "$(stats_of "$dut" d0 packets)" $N "$mode/$xmode: the port counted them"
 	is "$(($(ip_inreceives "$dut") - d0_in))" 0 "$mode/$xmode: the dut's stack saw none"
@@ -83,7 +83,7 @@ xtopo
 if bpfwd_ns "$dut" port add dev d0 hook xdp cpus $last to d1; then
 	u0=$(udp_noports "$sink")
 	send_udp "$gen" 192.0.2.2 $N
-	sleep 0.5
+	wait_for $((u0 + N)) udp_noports "$sink"
 	is "$(($(udp_noports "$sink") - u0))" $N "cpumap to d1: $N datagrams reach the sink"
 	is "$(cpumap_of "$dut" d0 $last .redirected)" $N "cpumap to d1: cpu$last sent all $N on"
 	is "$(cpumap_elsewhere "$dut" d0)" 0 "cpumap to d1: no other CPU did any"
@@ -97,7 +97,7 @@ if bpfwd_ns "$dut" port add dev d0 hook xdp cpus $last to d1; then
 	before=$(cpumap_of "$dut" d0 0 .redirected)
 	u0=$(udp_noports "$sink")
 	send_udp "$gen" 192.0.2.2 $N
-	sleep 0.5
+	wait_for $((u0 + N)) udp_noports "$sink"
 	is "$(($(udp_noports "$sink") - u0))" $N "replaced cpumap: $N more reach the sink"
 	is "$(($(cpumap_of "$dut" d0 0 .redirected) - before))" $N "replaced cpumap: cpu0 did them"
 	is "$(bpfwd_ns "$dut" -j port show | jq -r '.[0] | "\(.cpus) \(.qsize)"')" "0 512" \
@@ -108,7 +108,7 @@ if bpfwd_ns "$dut" port add dev d0 hook xdp cpus $last to d1; then
 	is "$(xdp_prog_on "$dut" d0)" xdp_devmap "replace to map: the program was swapped"
 	u0=$(udp_noports "$sink")
 	send_udp "$gen" 192.0.2.2 $N
-	sleep 0.3
+	wait_for $((u0 + N)) udp_noports "$sink"
 	is "$(($(udp_noports "$sink") - u0))" $N "replaced to map: $N reach the sink"
 	check "port del" bpfwd_ns "$dut" port del dev d0
 	is "$(pins_left)" 0 "cpumap: del leaves no pin (maps, kthread link)"
@@ -125,7 +125,7 @@ if bpfwd_ns "$dut" port add dev d0 hook xdp cpus 0 then pass; then
 	u0=$(udp_noports "$dut")
 	s0=$(udp_noports "$sink")
 	send_udp "$gen" 192.0.2.3 $N
-	sleep 0.5
+	wait_for $((u0 + N)) udp_noports "$dut"
 	is "$(($(udp_noports "$dut") - u0))" $N "cpumap pass: the dut's stack got $N"
 	is "$(($(udp_noports "$sink") - s0))" 0 "cpumap pass: none left by d1"
 	ge "$(cpumap_of "$dut" d0 0 .passed)" $N "cpumap pass: cpu0 passed them (and the ARP reply)"
@@ -149,7 +149,7 @@ if bpfwd_ns "$dut" port add dev d0 hook xdp cpus 0 then pass to d1; then
 	u0=$(udp_noports "$sink")
 	d0_in=$(ip_inreceives "$dut")
 	send_udp "$gen" 192.0.2.2 $N
-	sleep 0.5
+	wait_for $((u0 + N)) udp_noports "$sink"
 	is "$(($(udp_noports "$sink") - u0))" $N "cpumap pass to d1: $N reach the sink"
 	is "$(cpumap_of "$dut" d0 0 .passed)" $N "cpumap pass to d1: cpu0 built the skbs"
 	is "$(cpumap_elsewhere "$dut" d0)" 0 "cpumap pass to d1: no other CPU did any"
@@ -172,13 +172,24 @@ if [ "$NCPU" -ge 2 ]; then
 	bpfwd_ns "$dut" port add dev d0 hook xdp cpus "0-$last" to d1
 	u0=$(udp_noports "$sink")
 	send_udp "$gen" 192.0.2.2 $((N * 2))
-	sleep 0.5
+	wait_for $((u0 + N * 2)) udp_noports "$sink"
 	is "$(($(udp_noports "$sink") - u0))" $((N * 2)) "cpumap 0-$last: all reach the sink"
 	busy=$(bpfwd_ns "$dut" -j stats dev d0 | jq '[.[0].cpumap[] | select(.packets > 0)] | length')
 	is "$busy" "$NCPU" "cpumap 0-$last: flows spread over all $NCPU CPUs"
+	check "cpumap 0-$last: del" bpfwd_ns "$dut" port del dev d0
 	topo_del
 else
 	skip "cpumap spread: one CPU only"
 fi
+
+# flush takes XDP ports away like any other, programs and pins with them
+xtopo
+bpfwd_ns "$dut" port add dev d0 hook xdp cpus 0 to d1
+bpfwd_ns "$dut" port add dev d1 to d0 hook xdp xdp-mode generic
+is "$(bpfwd_ns "$dut" -j port show | jq length)" 2 "flush: two XDP ports"
+check "flush" bpfwd_ns "$dut" port flush
+is "$(xdp_prog_on "$dut" d0) $(xdp_prog_on "$dut" d1)" "null null" "flush: no XDP program left"
+is "$(pins_left)" 0 "flush: no pin left"
+topo_del
 
 done_testing
