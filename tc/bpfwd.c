@@ -151,6 +151,9 @@ int bpfwd_main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	if (batch && argc > 0)
+		return usage_err("-b FILE: unexpected \"%s\" (the commands come from FILE)",
+				 argv[0]);
 	if (opts.netns && enter_netns(opts.netns))
 		return BPFWD_EXIT_FAIL;
 	if (batch)
