@@ -186,6 +186,9 @@ printf '%s\n' '# a comment' '' 'port add dev lo to d1 frob' \
 bad "batch: a bad line" 2 \
 	'bpfwd: port add unknown argument "frob"'$'\n'"bpfwd: batch $TMPDIR_T/batch: line 3 failed" \
 	bpfwd_ns "$dut" -b "$TMPDIR_T/batch"
+bad "batch: words after -b FILE" 2 \
+	'bpfwd: -b FILE: unexpected "port" (the commands come from FILE)' \
+	bpfwd_ns "$dut" -b "$TMPDIR_T/batch" port add dev lo to d1 hook tc
 bad "batch: no such file" 1 \
 	"bpfwd: batch $TMPDIR_T/nosuch: No such file or directory" \
 	bpfwd_ns "$dut" -b "$TMPDIR_T/nosuch"
