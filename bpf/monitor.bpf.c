@@ -103,14 +103,17 @@ static __always_inline void count(struct bpfwd_mon_key *k, __u64 packets,
 	v->processed += processed;
 }
 
-/* Events of other namespaces are not ours (ifindex values repeat). */
+/* Events of other namespaces are not ours (ifindex values repeat).
+ * tp_btf arguments are BTF pointers: plain loads, no probe_read, which
+ * matters on the per-packet xdp_redirect.
+ */
 static __always_inline bool foreign(const struct net_device *dev)
 {
 	if (!netns_cookie)
 		return false;
 	if (!dev)
 		return true;
-	return BPF_CORE_READ(dev, nd_net.net, net_cookie) != netns_cookie;
+	return dev->nd_net.net->net_cookie != netns_cookie;
 }
 
 /* xdp_redirect and friends: (dev, prog, tgt, err, map_type, map_id, index) */
@@ -128,7 +131,7 @@ static __always_inline int xdp_redirect(__u32 event,
 
 	if (foreign(dev))
 		return 0;
-	k.ifindex = BPF_CORE_READ(dev, ifindex);
+	k.ifindex = dev->ifindex;
 	if (map_type == BPF_MAP_TYPE_UNSPEC && map_id == INT_MAX) {
 		/* bpf_redirect(): index is the ifindex */
 		k.kind = BPFWD_TGT_DEV;
@@ -198,7 +201,7 @@ int BPF_PROG(mon_xdp_exc, const struct net_device *dev, const void *xdp,
 
 	if (foreign(dev))
 		return 0;
-	k.ifindex = BPF_CORE_READ(dev, ifindex);
+	k.ifindex = dev->ifindex;
 	count(&k, 1, 0);
 	return 0;
 }
@@ -256,8 +259,8 @@ int BPF_PROG(mon_devmap_xmit, const struct net_device *from,
 		return 0;
 	if (foreign(from))
 		return 0;
-	k.ifindex = BPF_CORE_READ(from, ifindex);
-	k.target = BPF_CORE_READ(to, ifindex);
+	k.ifindex = from->ifindex;
+	k.target = to->ifindex;
 	count(&k, drops, sent);
 	return 0;
 }
@@ -276,7 +279,7 @@ static __always_inline int tc_event(__u32 event,
 
 	if (foreign(dev))
 		return 0;
-	k.ifindex = BPF_CORE_READ(dev, ifindex);
+	k.ifindex = dev->ifindex;
 	count(&k, 1, 0);
 	return 0;
 }
@@ -324,7 +327,7 @@ int BPF_PROG(mon_kfree_skb, struct sk_buff *skb, void *location, int reason)
 		.flags = BPFWD_MON_F_KFREE | BPFWD_MON_F_DERIVED,
 		.map_id = reason,
 	};
-	struct net_device *dev = BPF_CORE_READ(skb, dev);
+	struct net_device *dev = skb->dev;
 	int ifindex, iif;
 
 	if (!dev)
@@ -332,15 +335,15 @@ int BPF_PROG(mon_kfree_skb, struct sk_buff *skb, void *location, int reason)
 	if (in_redirect((__u64)location)) {
 		if (foreign(dev))
 			return 0;
-		k.ifindex = BPF_CORE_READ(dev, ifindex);
+		k.ifindex = dev->ifindex;
 		k.err = -ENODEV;
 		count(&k, 1, 0);
 		return 0;
 	}
-	if (BPF_CORE_READ(dev, flags) & IFF_UP)
+	if (dev->flags & IFF_UP)
 		return 0;
-	ifindex = BPF_CORE_READ(dev, ifindex);
-	iif = BPF_CORE_READ(skb, skb_iif);
+	ifindex = dev->ifindex;
+	iif = skb->skb_iif;
 	if (!iif || iif == ifindex || foreign(dev))
 		return 0;
 	k.ifindex = iif;

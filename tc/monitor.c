@@ -40,9 +40,10 @@ int monitor_help(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	printf("Usage: bpfwd monitor [ all ] [ interval S ] [ count N ] [ prom FILE ]\n"
-	       "       errors only unless all; every S seconds (default 1), N times\n"
-	       "       (default: until SIGINT/SIGTERM); prom FILE: a Prometheus\n"
-	       "       textfile rewritten atomically each interval\n");
+	       "       all: successful redirects too (default: errors only)\n"
+	       "       interval: seconds between reports (default 1)\n"
+	       "       count: reports, then exit (default: until SIGINT/SIGTERM)\n"
+	       "       prom: a Prometheus textfile, rewritten atomically each report\n");
 	return BPFWD_EXIT_OK;
 }
 
