@@ -27,7 +27,8 @@ ip -n "$other" link add x0 index "$D1" type veth peer x1
 ip -n "$other" link set x0 up
 ip -n "$other" link set x1 up
 
-# Everything a failed command could leave behind, as text
+# Everything a failed command could leave behind, as text (a tcx link
+# outlives its command only as a pin, so the pins cover links too)
 snapshot() {
 	local ns dev dir m
 	for ns in "$dut:lo d0 d1" "$other:lo x0 x1"; do
