@@ -34,6 +34,7 @@ enum bpfwd_mode {
 	BPFWD_MODE_CLONE	= 1,	/* bpf_clone_redirect(), drop original */
 	BPFWD_MODE_PEER		= 2,	/* bpf_redirect_peer() */
 	BPFWD_MODE_NEIGH	= 3,	/* bpf_redirect_neigh() */
+	BPFWD_MODE_MIRROR	= 4,	/* bpf_clone_redirect(), original goes on */
 	BPFWD_MODE_MAP		= 4,	/* XDP: bpf_redirect_map(devmap, slot) */
 	BPFWD_MODE_CPUMAP	= 5,	/* XDP: to a cpumap CPU, then target
 					 * (0: pass to the stack there)

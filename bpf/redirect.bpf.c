@@ -9,6 +9,9 @@
  *   tc filter add dev eth0 ingress bpf da obj redirect.o sec redirect_xmit
  *   bpfwd port add dev eth0 to eth1 hook none
  *
+ * clone_redirect_* copy and drop the original, as the 2015 tcbpf1 sample
+ * did; mirror_* copy and let the original go on (a tap).
+ *
  * Section names are what operators type after `sec`; stock tc sets the
  * program type from its command line, bpfwd's loader sets it per
  * program.  A frame whose port has no table entry passes untouched.
@@ -135,6 +138,31 @@ static __always_inline int do_clone(struct __sk_buff *skb, __u64 flags)
 	return TC_ACT_SHOT;
 }
 
+/* A tap: the copy goes to the target, the original carries on as if the
+ * program were not there (TC_ACT_UNSPEC: the next tc filter, or on tcx
+ * the next program, then the stack).
+ */
+static __always_inline int do_mirror(struct __sk_buff *skb, __u64 flags)
+{
+	struct bpfwd_stats *s = NULL;
+	const struct bpfwd_port *p = port_lookup(skb, &s);
+	__u32 len = skb->len;
+	long err;
+
+	if (!p)
+		return TC_ACT_UNSPEC;
+	err = bpf_clone_redirect(skb, p->target, flags);
+	if (s) {
+		if (err < 0) {
+			s->err_clone++;
+		} else {
+			s->packets++;
+			s->bytes += len;
+		}
+	}
+	return TC_ACT_UNSPEC;
+}
+
 SEC("redirect_xmit")
 int rd_xmit(struct __sk_buff *skb)
 {
@@ -157,6 +185,18 @@ SEC("clone_redirect_recv")
 int clone_recv(struct __sk_buff *skb)
 {
 	return do_clone(skb, BPF_F_INGRESS);
+}
+
+SEC("mirror_xmit")
+int mir_xmit(struct __sk_buff *skb)
+{
+	return do_mirror(skb, 0);
+}
+
+SEC("mirror_recv")
+int mir_recv(struct __sk_buff *skb)
+{
+	return do_mirror(skb, BPF_F_INGRESS);
 }
 
 /* To the peer of a veth/netkit target, straight into the peer's netns

@@ -28,7 +28,7 @@
 #define HELP_SPEC_PORT \
 	"PORT_SPEC := dev IN to OUT [ mode MODE ] [ to-ingress ] [ at DIR ]\n" \
 	"             [ hook HOOK ] [ prio N ]\n" \
-	"MODE := { redirect | clone | peer | neigh }\n" \
+	"MODE := { redirect | clone | mirror | peer | neigh }\n" \
 	"DIR  := { ingress | egress }\n" \
 	"HOOK := { tc | tcx | act | none }\n" \
 	HELP_SPEC_XDP
@@ -50,6 +50,7 @@ static const char *const mode_names[] = {
 	[BPFWD_MODE_CLONE] = "clone",
 	[BPFWD_MODE_PEER] = "peer",
 	[BPFWD_MODE_NEIGH] = "neigh",
+	[BPFWD_MODE_MIRROR] = "mirror",
 };
 
 static const char *mode_name(uint32_t m)
@@ -168,6 +169,8 @@ static const char *section_of(uint32_t mode, bool to_ingress)
 	case BPFWD_MODE_CLONE:
 		return to_ingress ? "clone_redirect_recv" :
 				    "clone_redirect_xmit";
+	case BPFWD_MODE_MIRROR:
+		return to_ingress ? "mirror_recv" : "mirror_xmit";
 	case BPFWD_MODE_PEER:
 		return "redirect_peer";
 	case BPFWD_MODE_NEIGH:
@@ -343,6 +346,18 @@ static int port_replace(struct port_cfg *c)
 	c->egress = old.flags & BPFWD_F_AT_EGRESS;
 	if (!c->has_mode)
 		c->mode = old.mode;
+	if (c->hook == BPFWD_HOOK_NONE &&
+	    (c->mode != old.mode ||
+	     c->to_ingress != !!(old.flags & BPFWD_F_INGRESS))) {
+		p_err("%s: hook none: the section tc loaded decides the mode (%s%s); replace can change the target only, load another section with tc filter replace",
+		      c->dev, mode_name(old.mode),
+		      old.flags & BPFWD_F_INGRESS ? " to-ingress" : "");
+		goto fail;
+	}
+	if (c->mode == BPFWD_MODE_PEER && c->egress) {
+		p_err("%s: mode peer works only at ingress", c->dev);
+		goto fail;
+	}
 	p = old;
 	p.target = c->out;
 	p.mode = c->mode;
@@ -361,6 +376,8 @@ static int port_replace(struct port_cfg *c)
 			goto fail;
 		}
 	}
+	pr_info("%s: port to %s, mode %s, hook %s", c->dev, c->to,
+		mode_name(c->mode), hook_name(c->hook));
 	table_close(&t);
 	return BPFWD_EXIT_OK;
 fail:

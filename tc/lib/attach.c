@@ -104,9 +104,14 @@ static int attach_tc(struct attach_req *r)
 		err = nl_bpf_filter_set(r->ifindex, r->egress, r->prio,
 					r->prog_fd, r->prog_name, r->replace);
 	if (err) {
-		if (err == -EEXIST && !nl_extack[0])
+		if (err == -EEXIST) {
+			char kmsg[sizeof(nl_extack)];
+
+			snprintf(kmsg, sizeof(kmsg), "%s", nl_extack);
 			snprintf(nl_extack, sizeof(nl_extack),
-				 "a filter is already at this prio; pick another with prio N");
+				 "%s%sa filter is already at this prio; pick another with prio N",
+				 kmsg, kmsg[0] ? "; " : "");
+		}
 		if (r->hook == BPFWD_HOOK_ACT &&
 		    (err == -ENOENT || err == -EINVAL || err == -EOPNOTSUPP) &&
 		    !nl_extack[0])

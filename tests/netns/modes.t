@@ -4,6 +4,7 @@
 #
 # Where each mode delivers, proven with counted UDP:
 #  - redirect: out of the target (its tx counter moves), nowhere else;
+#  - mirror: a copy out of the target, the original goes on;
 #  - to-ingress: into the target's own stack, not out of it;
 #  - peer: straight into the target veth's peer, skipping its xmit;
 #  - neigh: routed out of the target with the neighbour's MAC; ARP
@@ -42,6 +43,21 @@ for hook in $hooks; do
 	is "$(($(udp_noports "$dut") - u0))" $N "$hook to-ingress: the target's stack got $N"
 	is "$(($(udp_noports "$sink") - s0))" 0 "$hook to-ingress: none left by d1 to the sink"
 	is "$(($(tx_packets "$dut" d1) - tx0))" 0 "$hook to-ingress: d1 transmitted none"
+	topo_del
+
+	# mirror: a copy out of d1 to the sink, the original on to the
+	# dut's own stack (gen talks to the dut itself)
+	topo
+	in_ns "$dut" ip addr add 192.0.2.9/24 dev d0
+	in_ns "$dut" ip route add blackhole 192.0.2.1/32
+	ip -n "$gen" neigh replace 192.0.2.9 lladdr "$(mac_of "$dut" d0)" dev g0
+	bpfwd_ns "$dut" port add dev d0 to d1 mode mirror hook "$hook"
+	u0=$(udp_noports "$dut")
+	rx0=$(rx_packets "$sink" s0)
+	send_udp "$gen" 192.0.2.9 $N
+	is "$(($(udp_noports "$dut") - u0))" $N "$hook mirror: the originals reached the dut's stack"
+	is "$(($(rx_packets "$sink" s0) - rx0))" $N "$hook mirror: the copies reached the sink"
+	is "$(stats_of "$dut" d0 dropped)" 0 "$hook mirror: nothing dropped"
 	topo_del
 
 	# peer: into s0 in the sink namespace, d1's xmit skipped

@@ -509,22 +509,27 @@ struct section {
 	__u32 mode;
 	enum bpf_func_id helper;
 	const char *helper_name;
+	bool mirror;		/* the original goes on: TC_ACT_UNSPEC */
 };
 
 static const struct section sections[] = {
 	{ "redirect_xmit", false, false, false, BPFWD_MODE_REDIRECT,
-	  BPF_FUNC_redirect, "bpf_redirect" },
+	  BPF_FUNC_redirect, "bpf_redirect", false },
 	{ "redirect_recv", false, true, false, BPFWD_MODE_REDIRECT,
-	  BPF_FUNC_redirect, "bpf_redirect" },
+	  BPF_FUNC_redirect, "bpf_redirect", false },
 	{ "clone_redirect_xmit", true, false, false, BPFWD_MODE_CLONE,
-	  BPF_FUNC_clone_redirect, "bpf_clone_redirect" },
+	  BPF_FUNC_clone_redirect, "bpf_clone_redirect", false },
 	{ "clone_redirect_recv", true, true, false, BPFWD_MODE_CLONE,
-	  BPF_FUNC_clone_redirect, "bpf_clone_redirect" },
+	  BPF_FUNC_clone_redirect, "bpf_clone_redirect", false },
 	{ "redirect_peer", false, false, false, BPFWD_MODE_PEER,
-	  BPF_FUNC_redirect_peer, "bpf_redirect_peer" },
+	  BPF_FUNC_redirect_peer, "bpf_redirect_peer", false },
+	{ "mirror_xmit", true, false, false, BPFWD_MODE_MIRROR,
+	  BPF_FUNC_clone_redirect, "bpf_clone_redirect", true },
+	{ "mirror_recv", true, true, false, BPFWD_MODE_MIRROR,
+	  BPF_FUNC_clone_redirect, "bpf_clone_redirect", true },
 	/* bpf_redirect_neigh() resolves IPv4/IPv6 only */
 	{ "redirect_neigh", false, false, true, BPFWD_MODE_NEIGH,
-	  BPF_FUNC_redirect_neigh, "bpf_redirect_neigh" },
+	  BPF_FUNC_redirect_neigh, "bpf_redirect_neigh", false },
 };
 
 /* What the program must do with @c, from the contract in bpfwd.h and
@@ -552,7 +557,7 @@ static void expect(const struct section *s, const struct tcase *c,
 	}
 	if (c->port == P_NO_ENTRY) {
 		/* passes; only slot 0 counts it */
-		*verdict = TC_ACT_OK;
+		*verdict = s->mirror ? (__u32)TC_ACT_UNSPEC : TC_ACT_OK;
 		unmatched->packets = r;
 		unmatched->bytes = r * f->len;
 		return;
@@ -586,6 +591,11 @@ static void expect(const struct section *s, const struct tcase *c,
 	if (c->port == P_NO_SLOT) {
 		/* forwarded, but there is nothing to count it in */
 		memset(port, 0, sizeof(*port));
+	}
+	if (s->mirror) {
+		/* a tap never drops or ends the chain, whatever happened */
+		*verdict = (__u32)TC_ACT_UNSPEC;
+		port->dropped = 0;
 	}
 }
 
