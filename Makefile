@@ -67,13 +67,15 @@ $(OUTPUT)/%.o: %.c Makefile | $(SKELS)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
+# link to a temporary name, then rename: a test running the old binary
+# never finds a half-written one
 $(OUTPUT)/bpfwd: $(OUTPUT)/tc/main.o $(OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) -o $@.tmp $^ $(LDLIBS) && mv -f $@.tmp $@
 
 $(OUTPUT)/e_bpfwd.so: $(OUTPUT)/tc/e_bpfwd.o $(OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) -shared -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) -shared -o $@.tmp $^ $(LDLIBS) && mv -f $@.tmp $@
 
 $(OUTPUT)/tests/%: tests/unit/%.c $(OBJS) Makefile | $(SKELS)
 	$(call msg,CC,$@)

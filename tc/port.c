@@ -572,5 +572,5 @@ int do_port(int argc, char **argv)
 	opts.cmd = "port";
 	if (argc < 1)
 		return do_show(0, NULL);
-	return cmd_select(cmds, argc, argv, "port command", port_help);
+	return cmd_select(cmds, argc, argv, "command", port_help);
 }

@@ -35,11 +35,14 @@ static void vp_err(const char *fmt, va_list ap)
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (opts.json) {
-		json_error(msg, opts.cmd);
+		/* the command is a key of its own there */
+		json_error(msg[0] == ':' ? msg + 2 : msg, opts.cmd);
 		return;
 	}
+	/* "port add" + "eth9: no such device", "port" + ": unknown ..." */
 	if (opts.cmd)
-		fprintf(stderr, "bpfwd: %s %s\n", opts.cmd, msg);
+		fprintf(stderr, "bpfwd: %s%s%s\n", opts.cmd,
+			msg[0] == ':' ? "" : " ", msg);
 	else
 		fprintf(stderr, "bpfwd: %s\n", msg);
 }
@@ -118,7 +121,8 @@ int cmd_select(const struct cmd *cmds, int argc, char **argv,
 		}
 	}
 	if (!hit)
-		return usage_err("unknown %s \"%s\", try \"help\"", what, argv[0]);
+		return usage_err("%sunknown %s \"%s\", try \"help\"",
+				 opts.cmd ? ": " : "", what, argv[0]);
 	return hit->fn(argc - 1, argv + 1);
 }
 

@@ -155,7 +155,7 @@ bad "peer at egress" 2 'bpfwd: port add mode peer works only at ingress' \
 bad "del takes no to" 2 'bpfwd: port del unknown argument "to"' \
 	port del dev d0 to d1
 bad "unknown port command" 2 \
-	'bpfwd: port unknown port command "frob", try "help"' port frob
+	'bpfwd: port: unknown command "frob", try "help"' port frob
 bad_json "-j unknown mode" 2 "port add" 'unknown mode "frob"' \
 	jport add dev lo to d1 mode frob
 bad "stats: unknown word" 2 'bpfwd: stats unknown argument "frob"' \
