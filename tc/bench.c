@@ -12,7 +12,7 @@
  * compared with the bridge measured in the same round, because on a
  * small shared VM the rate of one window varies far more than the
  * difference between methods.  Medians and spreads of those per-round
- * ratios are the result; CPU pressure of other tasks during each window
+ * ratios are the result; the CPU time other tasks took during each window
  * is logged and noisy windows are left out of the medians.
  *
  * Every forwarding row is counted the same way: by gen.o's cnt_tc_drop
@@ -20,6 +20,7 @@
  * a sink stack.  The limit rows (tc-drop, xdp-drop) drop at the dut's
  * ingress and are counted by their own drop program.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -57,7 +58,7 @@
 #define MAX_ROUNDS	100
 #define ERRLEN		256
 #define WARMUP_S	0.3
-#define NOISE_PCT_DEF	50	/* CPU pressure of others that voids a window */
+#define NOISE_PCT_DEF	25	/* % of a CPU others took that voids a window */
 
 int bench_help(int argc, char **argv)
 {
@@ -65,7 +66,7 @@ int bench_help(int argc, char **argv)
 	(void)argv;
 	printf("Usage: bpfwd bench [ method LIST ] [ rounds N ] [ duration S ] [ size BYTES ]\n"
 	       "                  [ plot FILE.png|FILE.svg ] [ save FILE.json ] [ noise PCT ]\n"
-	       "                  [ dev GEN DUT_IN DUT_OUT SINK ]\n"
+	       "                  [ count tc|xdp ] [ dev GEN DUT_IN DUT_OUT SINK ]\n"
 	       "       LIST := all | NAME[,NAME...]   (bpfwd bench list shows the methods)\n"
 	       "       defaults: all methods, rounds 5, duration 2, size 64, noise %d\n",
 	       NOISE_PCT_DEF);
@@ -80,7 +81,7 @@ enum { NS_GEN, NS_DUT, NS_SINK, NS_N };
 struct sample {
 	double mpps;		/* delivered (or dropped, for limit rows) */
 	double gen_mpps;	/* offered by gen over the whole run */
-	double pressure;	/* % of the window others waited for CPU */
+	double others;		/* CPU others used in the window, % of one */
 	bool noisy;
 	bool done;
 };
@@ -117,13 +118,16 @@ struct bench {
 	char out_dev[IF_NAMESIZE], sink_dev[IF_NAMESIZE];
 	uint8_t sink_mac[6];
 	uint32_t rounds, duration, size, noise_pct;
-	int gen_cpu, dut_cpu;
+	int gen_cpu, dut_cpu, sink_cpu;
+	bool count_xdp;		/* count at the sink with XDP, not tc */
 	const char *plot;
 	const char *save;	/* the JSON document also goes there */
 	struct gen *sink_cnt;	/* counter on the sink port */
 	struct gen *dut_prog;	/* program a method loaded on the dut */
 	int count_fd;		/* counter map this row reads */
 	bool napi_threaded;
+	pid_t napi[16];		/* NAPI kthreads working for us */
+	int nnapi;
 	char err[ERRLEN];
 	struct row rows[MAX_METHODS];
 	int nrows;
@@ -502,24 +506,47 @@ static void napi_pin(struct bench *b)
 
 	if (!b->napi_threaded)
 		return;
-	CPU_ZERO(&set);
-	CPU_SET(b->dut_cpu, &set);
+	b->nnapi = 0;
 	for (d = 0; d < ARRAY_SIZE(devs); d++) {
+		CPU_ZERO(&set);
+		CPU_SET(d ? b->sink_cpu : b->dut_cpu, &set);
 		snprintf(prefix, sizeof(prefix), "napi/%s-", devs[d]);
 		n = kthreads_find(prefix, pids, 8);
 		for (i = 0; i < n; i++) {
 			sched_setaffinity(pids[i], sizeof(set), &set);
 			setpriority(PRIO_PROCESS, pids[i], -20);
+			if (b->nnapi < (int)ARRAY_SIZE(b->napi))
+				b->napi[b->nnapi++] = pids[i];
 		}
 		if (n <= 0)
 			pr_info("bench: no NAPI thread %s* found to pin", prefix);
 	}
 }
 
+/* The sink's counter: tc ingress (count tc, the default) or XDP (count
+ * xdp).  Neither is neutral: frames that come as XDP frames must become
+ * skbs for tc, and skbs may be copied for XDP.
+ */
 static int sink_counter(struct bench *b)
 {
-	return tc_prog_setup(b, NS_SINK, b->sink_dev, pick_tc_drop,
-			     &b->sink_cnt);
+	int fd, err, idx;
+
+	if (!b->count_xdp)
+		return tc_prog_setup(b, NS_SINK, b->sink_dev, pick_tc_drop,
+				     &b->sink_cnt);
+	err = ns_enter(b->ns[NS_SINK]);
+	if (err)
+		return err;
+	idx = if_nametoindex(b->sink_dev);
+	err = gen_prog(b, pick_xdp_drop, 0, &b->sink_cnt, &fd);
+	if (!err) {
+		err = bpf_xdp_attach(idx, fd, XDP_FLAGS_DRV_MODE, NULL);
+		if (err)
+			snprintf(b->err, sizeof(b->err), "native XDP on %s: %s",
+				 b->sink_dev, strerror(-err));
+	}
+	ns_leave();
+	return err;
 }
 
 static int topo_build(struct bench *b)
@@ -653,7 +680,10 @@ static void topo_destroy(struct bench *b)
 	int i;
 
 	if (b->sink_cnt) {
-		if (!b->own_ns)
+		if (!b->own_ns && b->count_xdp)
+			bpf_xdp_detach(if_nametoindex(b->sink_dev),
+				       XDP_FLAGS_DRV_MODE, NULL);
+		else if (!b->own_ns)
 			RUN(b, NS_SINK, "tc", "qdisc", "del", "dev", b->sink_dev,
 			    "clsact");
 		gen__destroy(b->sink_cnt);
@@ -691,24 +721,82 @@ static uint64_t count_read(int fd)
 	return sum;
 }
 
-/* Microseconds some task waited for a CPU, since boot. */
-static uint64_t cpu_pressure_us(void)
+/* CPU time (clock ticks) of every task but ours, per pid: the bench
+ * itself, gen and the NAPI kthreads are left out, everything else
+ * running on the machine is noise.  (PSI's cpu "some" would count the
+ * two NAPI threads sharing the dut's CPU as pressure.)
+ */
+#define MAX_TASKS 4096
+
+struct ticks {
+	int n;
+	pid_t pid[MAX_TASKS];
+	uint64_t t[MAX_TASKS];
+};
+
+static void others_ticks(struct bench *b, pid_t gen, struct ticks *tk)
 {
-	unsigned long long total = 0;
-	char line[256];
-	FILE *f = fopen("/proc/pressure/cpu", "r");
+	struct dirent *de;
+	DIR *d = opendir("/proc");
+	pid_t me = getpid();
 
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "some", 4)) {
-			char *t = strstr(line, "total=");
+	tk->n = 0;
+	if (!d)
+		return;
+	while ((de = readdir(d)) && tk->n < MAX_TASKS) {
+		unsigned long long ut, st;
+		char path[300], buf[1024], *p;
+		pid_t pid;
+		int i, fd;
+		ssize_t n;
+		bool ours;
 
-			if (t)
-				total = strtoull(t + 6, NULL, 10);
-		}
-	fclose(f);
-	return total;
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		pid = atoi(de->d_name);
+		ours = pid == me || pid == gen;
+		for (i = 0; i < b->nnapi; i++)
+			ours |= pid == b->napi[i];
+		if (ours)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		/* after "(comm)": state is field 3, utime 14, stime 15 */
+		p = strrchr(buf, ')');
+		if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+				 &ut, &st) != 2)
+			continue;
+		tk->pid[tk->n] = pid;
+		tk->t[tk->n++] = ut + st;
+	}
+	closedir(d);
+}
+
+/* Ticks used between two snapshots (tasks that started in between count
+ * whole, tasks that ended are lost: a lower bound).
+ */
+static uint64_t ticks_between(const struct ticks *a, const struct ticks *z)
+{
+	uint64_t sum = 0;
+	int i, j = 0;
+
+	/* both in /proc order (ascending pids) */
+	for (i = 0; i < z->n; i++) {
+		while (j < a->n && a->pid[j] < z->pid[i])
+			j++;
+		if (j < a->n && a->pid[j] == z->pid[i])
+			sum += z->t[i] > a->t[j] ? z->t[i] - a->t[j] : 0;
+		else
+			sum += z->t[i];
+	}
+	return sum;
 }
 
 static double loadavg1(void)
@@ -803,7 +891,8 @@ static int measure(struct bench *b, struct sample *s)
 {
 	int ready[2], result[2], status, fd = b->count_fd;
 	struct gen_child c = { .b = b };
-	uint64_t c0, c1, p0, p1;
+	static struct ticks tk0, tk1;
+	uint64_t c0, c1;
 	double t0, t1, res[2] = { 0, 0 };
 	char ch;
 	pid_t pid;
@@ -837,12 +926,12 @@ static int measure(struct bench *b, struct sample *s)
 	napi_pin(b);
 	usleep(WARMUP_S * 1e6);
 	c0 = count_read(fd);
-	p0 = cpu_pressure_us();
+	others_ticks(b, pid, &tk0);
 	t0 = now();
 	while (!bench_stop && now() - t0 < b->duration)
 		usleep(20000);
 	c1 = count_read(fd);
-	p1 = cpu_pressure_us();
+	others_ticks(b, pid, &tk1);
 	t1 = now();
 	kill(pid, SIGUSR1);
 	if (read(result[0], res, sizeof(res)) != sizeof(res))
@@ -855,8 +944,9 @@ static int measure(struct bench *b, struct sample *s)
 		return -EINTR;
 	s->mpps = (c1 - c0) / (t1 - t0) / 1e6;
 	s->gen_mpps = res[1] > 0 ? res[0] / res[1] / 1e6 : 0;
-	s->pressure = (p1 - p0) / (t1 - t0) / 1e4;
-	s->noisy = b->noise_pct && s->pressure > b->noise_pct;
+	s->others = ticks_between(&tk0, &tk1) * 100.0 / sysconf(_SC_CLK_TCK) /
+		    (t1 - t0);
+	s->noisy = b->noise_pct && s->others > b->noise_pct;
 	s->done = true;
 	if (!(c1 - c0)) {
 		snprintf(b->err, sizeof(b->err), "nothing was counted in %u s",
@@ -1030,7 +1120,7 @@ static void print_rows(struct bench *b)
 				print_double(PRINT_JSON, "ratio_to_bridge", NULL,
 					     s->mpps / bridge->s[k].mpps);
 			print_double(PRINT_JSON, "gen_mpps", NULL, s->gen_mpps);
-			print_double(PRINT_JSON, "cpu_pressure_pct", NULL, s->pressure);
+			print_double(PRINT_JSON, "others_cpu_pct", NULL, s->others);
 			print_bool(PRINT_JSON, "noisy", NULL, s->noisy);
 			close_json_object();
 		}
@@ -1052,7 +1142,7 @@ static void print_noise(struct bench *b, double load0, double load1)
 		for (k = 0; k < b->rounds; k++)
 			if (b->rows[i].s[k].done) {
 				gen[n] = b->rows[i].s[k].gen_mpps;
-				pr[n++] = b->rows[i].s[k].pressure;
+				pr[n++] = b->rows[i].s[k].others;
 				noisy += b->rows[i].s[k].noisy;
 			}
 	g = stats_of(gen, n);
@@ -1066,9 +1156,9 @@ static void print_noise(struct bench *b, double load0, double load1)
 	print_nl();
 	close_json_object();
 	open_json_object("noise");
-	print_string(PRINT_FP, NULL, "%s", "noise: CPU pressure of others");
-	print_num("cpu_pressure_median_pct", " %.0f%%", p.med);
-	print_num("cpu_pressure_max_pct", " (max %.0f%%),", p.max);
+	print_string(PRINT_FP, NULL, "%s", "noise: other tasks took");
+	print_num("others_cpu_median_pct", " %.0f%%", p.med);
+	print_num("others_cpu_max_pct", " (max %.0f%%) of a CPU,", p.max);
 	print_u64(PRINT_ANY, "noisy_windows", " %llu", noisy);
 	print_u64(PRINT_ANY, "windows", " of %llu windows", n);
 	print_u64(PRINT_ANY, "threshold_pct", " above %llu%%", b->noise_pct);
@@ -1124,8 +1214,8 @@ static void print_setup(struct bench *b)
 		print_string(PRINT_JSON, NULL, NULL, b->ns_name[i]);
 	close_json_array();
 	print_nl();
-	print_string(PRINT_ANY, "counted_at",
-		     "counted: %s\n",
+	print_string(PRINT_ANY, "counted_at", "counted: %s\n", b->count_xdp ?
+		     "sink port XDP counter (count+XDP_DROP) for forwarding rows; the drop program's counter for limit rows" :
 		     "sink port tc ingress BPF counter (count+drop) for forwarding rows; the drop program's counter for limit rows");
 	print_string(PRINT_JSON, "known_bias", NULL,
 		     "skbs freed on the dut's CPU return pages to the generator's page pool on the other CPU; this costs skb paths more than XDP paths");
@@ -1314,8 +1404,8 @@ static void progress(struct bench *b, uint32_t round, struct row *r,
 		b->rounds, r->m->name, s->mpps);
 	if (bridge && bridge != r && bridge->s[round].done)
 		fprintf(stderr, "  %.2fx bridge", s->mpps / bridge->s[round].mpps);
-	fprintf(stderr, "  (gen %.2f Mpps, cpu pressure %.0f%%%s)\n", s->gen_mpps,
-		s->pressure, s->noisy ? ", noisy" : "");
+	fprintf(stderr, "  (gen %.2f Mpps, others %.0f%% CPU%s)\n", s->gen_mpps,
+		s->others, s->noisy ? ", noisy" : "");
 }
 
 static int bench_run(struct bench *b)
@@ -1381,7 +1471,7 @@ int do_bench(int argc, char **argv)
 			if (is_word(w, "method") || is_word(w, "rounds") ||
 			    is_word(w, "duration") || is_word(w, "size") ||
 			    is_word(w, "plot") || is_word(w, "noise") ||
-			    is_word(w, "save"))
+			    is_word(w, "save") || is_word(w, "count"))
 				return usage_err("\"%s\" needs a value", w);
 			return usage_err("unknown argument \"%s\"", w);
 		}
@@ -1412,6 +1502,10 @@ int do_bench(int argc, char **argv)
 			b->plot = argv[1];
 		} else if (is_word(w, "save")) {
 			b->save = argv[1];
+		} else if (is_word(w, "count")) {
+			if (!is_word(argv[1], "tc") && !is_word(argv[1], "xdp"))
+				return usage_err("count \"%s\": tc or xdp", argv[1]);
+			b->count_xdp = is_word(argv[1], "xdp");
 		} else {
 			return usage_err("unknown argument \"%s\"", w);
 		}
@@ -1427,6 +1521,7 @@ int do_bench(int argc, char **argv)
 	}
 	b->gen_cpu = nr_cpus() > 1 ? 0 : -1;
 	b->dut_cpu = nr_cpus() > 1 ? 1 : -1;
+	b->sink_cpu = b->dut_cpu;
 	if (b->gen_cpu < 0)
 		pr_warn("bench: one CPU: gen and dut share it, ratios still hold, rates do not");
 
