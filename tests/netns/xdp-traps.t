@@ -82,6 +82,22 @@ ip -n "$gen" link set g0 mtu 1500
 # no native XDP: a bridge
 ip -n "$dut" link add br0 type bridge
 ip -n "$dut" link set br0 up
+
+# bpfwd probe tells the same per device
+xdp_feat() {	# DEV: "native redirect ndo_xmit" from bpfwd -j probe
+	bpfwd_ns "$dut" -j probe |
+		jq -r --arg d "$1" '.xdp[] | select(.dev == $d) | "\(.native) \(.redirect) \(.ndo_xmit)"'
+}
+if [ -n "$(xdp_feat d0)" ]; then
+	is "$(xdp_feat br0)" "false false false" "probe: br0 has no native XDP"
+	is "$(xdp_feat d1)" "true true true" "probe: d1 takes redirects (s0 has GRO)"
+	in_ns "$sink" ethtool -K s0 gro off >/dev/null
+	is "$(xdp_feat d1)" "true true false" "probe: d1 takes no redirects without GRO on s0"
+	like "$(bpfwd_ns "$dut" probe)" "d1 \(native, takes no redirects\)" "probe: says so in text"
+	in_ns "$sink" ethtool -K s0 gro on >/dev/null
+else
+	skip "probe: this kernel does not tell XDP features (Linux < 6.3)"
+fi
 out=$(bpfwd_ns "$dut" port add dev br0 to d1 hook xdp 2>&1)
 is "$?" 1 "bridge as port: exit 1"
 like "$out" '^bpfwd: port add br0: the driver has no native XDP; use xdp-mode generic' \

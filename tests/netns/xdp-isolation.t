@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Copyright (c) 2026 The bpfwd authors
+#
+# Two namespaces run XDP cpumap ports at the same time on the same CPU,
+# with the same device names and ifindex numbers: each one's counters,
+# cpumap figures and kthread figures (the tracepoint is global, bpfwd
+# keeps only its own cpumap's) count its own frames only, and deleting
+# one namespace's port leaves the other forwarding.
+source "$(dirname "$0")/../lib.sh"
+need_bpfwd
+
+N=30
+M=50
+
+# xtopo2 TAG: gen-TAG -- dut-TAG -- sink-TAG, as topo does, with GRO on
+# the sink and full checksums from gen; sets $genTAG $dutTAG $sinkTAG
+xtopo2() {
+	local t=$1 g d s gmac smac
+	setup_ns "gen$t" "dut$t" "sink$t" || return 1
+	g=gen$t d=dut$t s=sink$t
+	g=${!g} d=${!d} s=${!s}
+	ip -n "$d" link add d0 numtxqueues 1 numrxqueues 1 type veth \
+		peer g0 numtxqueues 1 numrxqueues 1 netns "$g" || return 1
+	ip -n "$d" link add d1 numtxqueues 1 numrxqueues 1 type veth \
+		peer s0 numtxqueues 1 numrxqueues 1 netns "$s" || return 1
+	ip -n "$d" link set d0 up
+	ip -n "$d" link set d1 up
+	ip -n "$g" addr add 192.0.2.1/24 dev g0
+	ip -n "$g" link set g0 up
+	ip -n "$s" addr add 192.0.2.2/24 dev s0
+	ip -n "$s" link set s0 up
+	gmac=$(ip -n "$g" -j link show g0 2>/dev/null | jq -r '.[0].address')
+	smac=$(ip -n "$s" -j link show s0 2>/dev/null | jq -r '.[0].address')
+	ip -n "$g" neigh replace 192.0.2.2 lladdr "$smac" dev g0 nud permanent
+	ip -n "$s" neigh replace 192.0.2.1 lladdr "$gmac" dev s0 nud permanent
+	in_ns "$s" ip route add blackhole 192.0.2.1/32
+	in_ns "$s" ethtool -K s0 gro on >/dev/null
+	in_ns "$g" ethtool -K g0 tx off >/dev/null
+}
+
+xtopo2 a || { not_ok "topology a"; done_testing; }
+xtopo2 b || { not_ok "topology b"; done_testing; }
+is "$(ip -n "$duta" -j link show d0 | jq '.[0].ifindex')" \
+	"$(ip -n "$dutb" -j link show d0 | jq '.[0].ifindex')" "both d0 have one ifindex"
+
+for d in "$duta" "$dutb"; do
+	check "cpumap port in ${d%-*}" bpfwd_ns "$d" port add dev d0 hook xdp cpus 0 to d1
+done
+
+ua=$(udp_noports "$sinka")
+ub=$(udp_noports "$sinkb")
+send_udp "$gena" 192.0.2.2 $N
+send_udp "$genb" 192.0.2.2 $M
+wait_for $((ua + N)) udp_noports "$sinka"
+wait_for $((ub + M)) udp_noports "$sinkb"
+is "$(($(udp_noports "$sinka") - ua))" $N "a: $N reach sink a"
+is "$(($(udp_noports "$sinkb") - ub))" $M "b: $M reach sink b"
+
+figures() {	# NS: "packets redirected kthread-processed" of d0 on cpu 0
+	bpfwd_ns "$1" -j stats dev d0 |
+		jq -r '.[0] | "\(.packets) \(.cpumap[] | select(.cpu == 0) | "\(.redirected) \(.kthread.processed)")"'
+}
+is "$(figures "$duta")" "$N $N $N" "a counts its $N only (port, cpumap, kthread)"
+is "$(figures "$dutb")" "$M $M $M" "b counts its $M only (port, cpumap, kthread)"
+
+check "a: port del" bpfwd_ns "$duta" port del dev d0
+ub=$(udp_noports "$sinkb")
+send_udp "$genb" 192.0.2.2 $M
+wait_for $((ub + M)) udp_noports "$sinkb"
+is "$(($(udp_noports "$sinkb") - ub))" $M "b still forwards after a's port went"
+is "$(bpfwd_ns "$dutb" -j port show | jq -r '.[0].attached')" true "b's port still attached"
+check "b: port del" bpfwd_ns "$dutb" port del dev d0
+is "$(find /sys/fs/bpf/bpfwd -mindepth 1 2>/dev/null | wc -l)" 0 "no pin left"
+
+done_testing
