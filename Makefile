@@ -128,7 +128,9 @@ bench: deps
 		save $(RESULTS)/bench.json plot $(RESULTS)/bench.png | tee $(RESULTS)/bench.txt
 	@echo "  RESULTS  $(RESULTS)/bench.txt $(RESULTS)/bench.json $(RESULTS)/bench.png"
 
-man: $(OUTPUT)/man/bpfwd.8
+# every man/*.8.rst: bpfwd.8 and the pages of its objects (bpfwd-xdp.8, ...)
+MANS	:= $(patsubst man/%.rst,$(OUTPUT)/man/%,$(wildcard man/*.8.rst))
+man: $(MANS)
 $(OUTPUT)/man/%.8: man/%.8.rst
 	$(call msg,MAN,$@)
 	$(Q)mkdir -p $(@D)
@@ -139,12 +141,13 @@ install: all man
 		$(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(TC_LIB_DIR)
 	install -m 0755 $(OUTPUT)/bpfwd $(DESTDIR)$(PREFIX)/sbin/bpfwd
 	install -m 0644 $(OUTPUT)/bpf/redirect.o $(DESTDIR)$(PREFIX)/lib/bpf/
-	install -m 0644 $(OUTPUT)/man/bpfwd.8 $(DESTDIR)$(PREFIX)/share/man/man8/
+	install -m 0644 $(MANS) $(DESTDIR)$(PREFIX)/share/man/man8/
 	install -m 0755 $(OUTPUT)/e_bpfwd.so $(DESTDIR)$(TC_LIB_DIR)/e_bpfwd.so
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/sbin/bpfwd $(DESTDIR)$(PREFIX)/lib/bpf/redirect.o \
-		$(DESTDIR)$(PREFIX)/share/man/man8/bpfwd.8 $(DESTDIR)$(TC_LIB_DIR)/e_bpfwd.so
+		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man8/,$(notdir $(MANS))) \
+		$(DESTDIR)$(TC_LIB_DIR)/e_bpfwd.so
 
 vmtest:
 	$(MAKE) -C kernel vmtest $(if $(KERNEL),KERNEL=$(KERNEL))
@@ -159,7 +162,7 @@ help:
 	@echo '  demo       install missing packages, build, short bench: bridge vs the tc methods'
 	@echo '  bench      the full bench (BENCH_ROUNDS, BENCH_DURATION) into results/: text, JSON, plot'
 	@echo '  deps       install missing Debian packages: $(DEPS)'
-	@echo '  install    install bpfwd, redirect.o, man page, tc plugin (PREFIX, DESTDIR, TC_LIB_DIR)'
+	@echo '  install    install bpfwd, redirect.o, man pages, tc plugin (PREFIX, DESTDIR, TC_LIB_DIR)'
 	@echo '  vmtest     boot test kernels in QEMU and run tests/vm (KERNEL=deb61|deb612|patched)'
 	@echo '  clean      remove build/'
 	@echo 'Variables: V=1 (full commands), OUTPUT=dir (default build/)'
