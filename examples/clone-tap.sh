@@ -7,22 +7,18 @@
 # where it was going (here: routed by the box as before).
 #
 #   tc qdisc add dev eth1 clsact
-#   tc filter add dev eth1 ingress prio 10 bpf obj redirect.o sec clone_redirect_xmit
-#   tc filter add dev eth1 egress  prio 10 bpf obj redirect.o sec clone_redirect_xmit
-#   bpfwd port add dev eth1 to mon0 mode clone hook none
+#   tc filter add dev eth1 ingress prio 10 bpf da obj redirect.o sec mirror_xmit
+#   tc filter add dev eth1 egress  prio 10 bpf da obj redirect.o sec mirror_xmit
+#   bpfwd port add dev eth1 to mon0 mode mirror hook none
 #
-# Note there is no `da`.  The clone_redirect_* sections clone the frame
-# out of the target and then return TC_ACT_SHOT, as the 2015 tcbpf1
-# sample did: in direct-action mode (`da`, and what `bpfwd port add ...
-# mode clone` attaches) that drops the original, so the port becomes a
-# one-way pipe to the target.  In classic mode tc reads the return value
-# as a class id instead, and with no action attached lets the frame
-# continue: the copy has already left through mon0.  Two consequences:
-# bpfwd's "dropped" counter counts verdicts tc ignores here (nothing is
-# dropped), and a matching classic filter ends the filter chain of its
-# hook, so the tap should be the only filter on eth1's clsact.  The port
-# table has one entry per device, so a tapped port cannot also be a
-# bpfwd forwarding port.
+# The mirror_* sections clone the frame to the target and return
+# TC_ACT_UNSPEC: the next filter (on tcx, the next program) and then the
+# stack get the original as if the tap were not there.  (The
+# clone_redirect_* sections drop the original, as the 2015 tcbpf1 sample
+# did: a one-way pipe, not a tap.)  The port table has one entry per
+# device, so a tapped port cannot also be a bpfwd forwarding port; with
+# bpfwd alone the same tap is `bpfwd port add dev eth1 to mon0 mode
+# mirror` (one direction per port).
 #
 # Run it:
 #   examples/clone-tap.sh               builds gen - dut - sink namespaces
@@ -50,13 +46,13 @@ tap() {
 	local n=$1 dev=$2 mon=$3 dir added=()
 
 	for dir in $4; do
-		if ! stock_tc "$n" "$dev" "$dir" "$PRIO" clone_redirect_xmit; then
+		if ! stock_tc "$n" "$dev" "$dir" "$PRIO" mirror_xmit da; then
 			untap_filters "$n" "$dev" "${added[@]}"
 			return 1
 		fi
 		added+=("$dir")
 	done
-	if ! bp "$n" port add dev "$dev" to "$mon" mode clone hook none; then
+	if ! bp "$n" port add dev "$dev" to "$mon" mode mirror hook none; then
 		untap_filters "$n" "$dev" "${added[@]}"
 		return 1
 	fi
