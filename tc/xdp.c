@@ -282,7 +282,7 @@ static int check(struct xdp_cfg *c, bool replace)
 	/* native: frames leave through the target's ndo_xdp_xmit; a flood
 	 * port is the target of the other flood ports
 	 */
-	if (c->out)
+	if (c->out && !c->cpu_pass)	/* then pass to OUT sends skbs */
 		return xdp_check_target(c->out, c->dev);
 	if (c->mode == BPFWD_MODE_FLOOD)
 		return xdp_check_target(c->in, c->dev);

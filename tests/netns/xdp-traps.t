@@ -45,6 +45,14 @@ refused "target without NAPI" 1 \
 	port add dev d0 to d1 hook xdp
 refused "cpumap on to a target without NAPI" 1 'target d1 cannot take XDP frames' \
 	port add dev d0 hook xdp cpus 0 to d1
+# then pass to d1 sends skbs (tc redirect): no NAPI needed either
+u0=$(udp_noports "$sink")
+check "cpumap then pass to the same target" \
+	bpfwd_ns "$dut" port add dev d0 hook xdp cpus 0 then pass to d1
+send_udp "$gen" 192.0.2.2 20
+wait_for $((u0 + 20)) udp_noports "$sink"
+is "$(($(udp_noports "$sink") - u0))" 20 "cpumap then pass forwards to it"
+bpfwd_ns "$dut" port del dev d0
 # generic XDP sends skbs: no NAPI needed
 u0=$(udp_noports "$sink")
 check "generic mode takes the same target" \

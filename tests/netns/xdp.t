@@ -182,6 +182,23 @@ else
 	skip "cpumap spread: one CPU only"
 fi
 
+# generic mode cpumap: skbs queued to the CPU, sent on as skbs (no GRO
+# needed on s0)
+topo
+in_ns "$gen" ethtool -K g0 tx off >/dev/null
+if bpfwd_ns "$dut" port add dev d0 hook xdp cpus $last to d1 xdp-mode generic; then
+	u0=$(udp_noports "$sink")
+	send_udp "$gen" 192.0.2.2 $N
+	wait_for $((u0 + N)) udp_noports "$sink"
+	is "$(($(udp_noports "$sink") - u0))" $N "generic cpumap: $N reach the sink"
+	is "$(cpumap_of "$dut" d0 $last .redirected)" $N "generic cpumap: cpu$last sent them on"
+	is "$(cpumap_elsewhere "$dut" d0)" 0 "generic cpumap: no other CPU did any"
+	check "generic cpumap: del" bpfwd_ns "$dut" port del dev d0
+else
+	not_ok "generic cpumap: port add"
+fi
+topo_del
+
 # flush takes XDP ports away like any other, programs and pins with them
 xtopo
 bpfwd_ns "$dut" port add dev d0 hook xdp cpus 0 to d1
