@@ -251,7 +251,7 @@ int xdp_cpumap(struct xdp_md *ctx)
 	if (!c || !c->count || c->count > BPFWD_MAX_CPU_LIST)
 		goto no_cpu;
 	i = flow_hash(ctx) % c->count;
-	barrier_var(i);		/* keep the bound check for the verifier */
+	barrier_var(i);	/* the verifier needs the bound check */
 	if (i >= BPFWD_MAX_CPU_LIST)
 		goto no_cpu;
 	cpu = c->cpu[i];

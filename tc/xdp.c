@@ -40,7 +40,7 @@ struct xdp_cfg {
 	uint32_t mode;
 	bool generic;
 	bool has_mode, has_xdp_mode, has_cpus, has_qsize, then_pass;
-	bool cpu_pass;		/* then pass to OUT: skbs, then tc redirect */
+	bool cpu_pass;		/* then pass to OUT: skbs, tc redirect */
 	struct bpfwd_cpus cpus;
 };
 
@@ -441,7 +441,8 @@ static int xdp_add(struct xdp_cfg *c)
 	if (!err && c->cpu_pass)
 		err = tc_part_attach(&t, c, &p);
 	if (!err)
-		err = xdp_attach(c->in, c->dev, xdp_prog_fd(skel, prog_of(c->mode)),
+		err = xdp_attach(c->in, c->dev,
+				 xdp_prog_fd(skel, prog_of(c->mode)),
 				 c->generic, 0);
 	if (err)
 		goto fail_port;

@@ -19,7 +19,7 @@
 struct xdp;
 
 #define XDP_QSIZE_DEFAULT	2048
-#define XDP_QSIZE_MAX		16384	/* the kernel's cpumap limit */
+#define XDP_QSIZE_MAX		16384	/* the kernel's limit */
 
 /* Opens xdp.o with the table's directory as pin root and loads the
  * program named @prog (and, when @cpu_prog, the cpumap program too; with

@@ -154,11 +154,12 @@ static void put_port(struct env *e, __u32 target, __u32 mode)
 			    &p, 0);
 }
 
-/* Runs @prog once on @f; checks the verdict and that @field of @slot
- * moved by one.
+/* Runs @prog once on @f; checks the verdict and that the counter @read
+ * returns moved by @moved.
  */
 static void expect(struct env *e, const char *name, struct bpf_program *prog,
-		   const struct frame *f, __u32 want, __u64 (*read)(struct env *),
+		   const struct frame *f, __u32 want,
+		   __u64 (*read)(struct env *),
 		   __u64 moved)
 {
 	__u64 before = read(e);
@@ -199,8 +200,9 @@ static void check_layout(struct env *e)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(maps); i++) {
-		struct bpf_map *m =
-			bpf_object__find_map_by_name(e->skel->obj, maps[i].name);
+		struct bpf_map *m;
+
+		m = bpf_object__find_map_by_name(e->skel->obj, maps[i].name);
 
 		snprintf(name, sizeof(name), "%s: value is %u bytes",
 			 maps[i].name, maps[i].value);
