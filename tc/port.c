@@ -38,7 +38,7 @@ int port_help(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	printf("Usage: bpfwd port { add | replace } { PORT_SPEC | XDP_SPEC }\n"
-	       "       bpfwd port del dev IN\n"
+	       "       bpfwd port del dev IN [ force ]\n"
 	       "       bpfwd port show [ dev IN ]\n"
 	       "       bpfwd port flush\n"
 	       HELP_SPEC_PORT);
@@ -64,6 +64,7 @@ struct port_cfg {
 	uint32_t mode, hook, prio;
 	bool to_ingress, egress;
 	bool has_mode, has_hook, has_prio, has_at, has_to;
+	bool force;		/* del: also another namespace's stock entry */
 };
 
 static int need_root(void)
@@ -109,6 +110,9 @@ static int parse_port(int argc, char **argv, struct port_cfg *c, bool full)
 		if (is_word(*argv, "dev")) {
 			NEXT_ARG();
 			c->dev = *argv;
+		} else if (!full && is_word(*argv, "force") &&
+			   opts.cmd && !strcmp(opts.cmd, "port del")) {
+			c->force = true;
 		} else if (full && is_word(*argv, "to")) {
 			NEXT_ARG();
 			c->to = *argv;
@@ -266,8 +270,8 @@ static int port_add(struct port_cfg *c)
 	if (err)
 		return BPFWD_EXIT_FAIL;
 	if (t.stock && !port_get(&t, c->in, &old)) {
-		p_err("%s: ifindex %d in %s belongs to another network namespace (stock tc's pins are shared by all of them); use a hook other than none here",
-		      c->dev, c->in, t.dir);
+		p_err("%s: ifindex %d in %s belongs to another network namespace (stock tc's pins are shared by all of them); use a hook other than none here, or port del dev %s force if that namespace is gone",
+		      c->dev, c->in, t.dir, c->dev);
 		goto fail;
 	}
 	err = slot_alloc(&t, &p.slot);
@@ -400,6 +404,33 @@ static int remove_port(struct table *t, uint32_t ifindex, const char *dev,
 	return 0;
 }
 
+/* del ... force: the stock table is shared by every namespace, so an
+ * entry written there by a namespace that is gone (without a flush)
+ * blocks its ifindex everywhere.  Its program went with the namespace's
+ * devices; only the entry and its counters remain to remove.
+ */
+static int del_foreign(const char *dev, int in)
+{
+	struct bpfwd_port p;
+	struct table t;
+	int err;
+
+	err = table_open(&t, true, false);
+	if (err == -ENOENT || (!err && port_get(&t, in, &p))) {
+		p_err("%s: not a port, in no table", dev);
+		table_close(&t);
+		return BPFWD_EXIT_FAIL;
+	}
+	if (err)
+		return BPFWD_EXIT_FAIL;
+	pr_warn("port del %s: removing the entry for ifindex %d that netns cookie %llu wrote in %s",
+		dev, in, (unsigned long long)p.netns, t.dir);
+	port_delete(&t, in);
+	stats_clear(&t, p.slot);
+	table_close(&t);
+	return BPFWD_EXIT_OK;
+}
+
 static int port_del(struct port_cfg *c)
 {
 	struct bpfwd_port p;
@@ -410,6 +441,8 @@ static int port_del(struct port_cfg *c)
 	if (in < 0)
 		return BPFWD_EXIT_FAIL;
 	err = find_port(in, &t, &p);
+	if (err == -ENOENT && c->force)
+		return del_foreign(c->dev, in);
 	if (err) {
 		if (err == -ENOENT)
 			p_err("%s: not a port", c->dev);

@@ -420,7 +420,7 @@ check "set up: dut's d1 in the stock table (hook none)" \
 	port add dev d1 to d0 hook none
 mark
 bad "stock table: ifindex of another namespace" 1 \
-	"bpfwd: port add x0: ifindex $D1 in $STOCK belongs to another network namespace (stock tc's pins are shared by all of them); use a hook other than none here" \
+	"bpfwd: port add x0: ifindex $D1 in $STOCK belongs to another network namespace (stock tc's pins are shared by all of them); use a hook other than none here, or port del dev x0 force if that namespace is gone" \
 	bpfwd_ns "$other" port add dev x0 to x1 hook none
 bad "stock table: del of another namespace's entry" 1 \
 	'bpfwd: port del x0: not a port' \

@@ -4,7 +4,9 @@
 #
 # Teardown: port flush removes every port of the namespace, also one
 # whose device was deleted under it, and leaves no filter, qdisc, link
-# or pin behind; another namespace's ports survive it.
+# or pin behind; another namespace's ports survive it.  An orphaned
+# stock-table entry (its namespace deleted without a flush) goes with
+# port del ... force.
 source "$(dirname "$0")/../lib.sh"
 need_bpfwd
 
@@ -29,6 +31,24 @@ u0=$(udp_noports "$sinkb")
 send_udp "$genb" 192.0.2.2 10
 is "$(($(udp_noports "$sinkb") - u0))" 10 "and it still forwards"
 check "flush there too" bpfwd_ns "$dutb" port flush
+
+# a stock (hook none) entry whose namespace went away without a flush
+# blocks its ifindex for everybody until del ... force
+check "hook none entry in b" bpfwd_ns "$dutb" port add dev d0 to d1 hook none
+ib=$(ip -n "$dutb" -j link show d0 | jq '.[0].ifindex')
+ip netns del "$dutb"
+setup_ns other
+ip -n "$other" link add d1 type veth peer d0	# the peer is made first
+is "$(ip -n "$other" -j link show d0 | jq '.[0].ifindex')" "$ib" \
+	"d0 has the ifindex b's d0 had"
+out=$(bpfwd_ns "$other" port add dev d0 to d1 hook none 2>&1)
+like "$out" "belongs to another network namespace.*port del dev d0 force" \
+	"the orphaned stock entry blocks d0 and says how to recover"
+out=$(bpfwd_ns "$other" port del dev d0 2>&1)
+like "$out" "d0: not a port" "plain del does not take another namespace's entry"
+check "del ... force removes it" bpfwd_ns "$other" port del dev d0 force
+check "then the ifindex is free" bpfwd_ns "$other" port add dev d0 to d1 hook none
+check "and flush cleans up" bpfwd_ns "$other" port flush
 check "bpffs holds no bpfwd pins" test ! -e /sys/fs/bpf/bpfwd
 
 done_testing
