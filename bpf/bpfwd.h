@@ -35,11 +35,11 @@ enum bpfwd_mode {
 	BPFWD_MODE_PEER		= 2,	/* bpf_redirect_peer() */
 	BPFWD_MODE_NEIGH	= 3,	/* bpf_redirect_neigh() */
 	BPFWD_MODE_MIRROR	= 4,	/* bpf_clone_redirect(), original goes on */
-	BPFWD_MODE_MAP		= 4,	/* XDP: bpf_redirect_map(devmap, slot) */
-	BPFWD_MODE_CPUMAP	= 5,	/* XDP: to a cpumap CPU, then target
+	BPFWD_MODE_MAP		= 5,	/* XDP: bpf_redirect_map(devmap, slot) */
+	BPFWD_MODE_CPUMAP	= 6,	/* XDP: to a cpumap CPU, then target
 					 * (0: pass to the stack there)
 					 */
-	BPFWD_MODE_FLOOD	= 6,	/* XDP: to every other flood port */
+	BPFWD_MODE_FLOOD	= 7,	/* XDP: to every other flood port */
 	__BPFWD_MODE_MAX,
 };
 
