@@ -123,7 +123,8 @@ static int parse_mode(const char *a, struct xdp_cfg *c)
 			return 0;
 		}
 	}
-	if (is_word(a, "clone") || is_word(a, "peer") || is_word(a, "neigh"))
+	if (is_word(a, "clone") || is_word(a, "peer") || is_word(a, "neigh") ||
+	    is_word(a, "mirror"))
 		return usage_err("mode %s is a tc mode; hook xdp has redirect, map, cpumap and flood",
 				 a);
 	return usage_err("unknown mode \"%s\"", a);
