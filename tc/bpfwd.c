@@ -72,7 +72,10 @@ static int enter_netns(const char *name)
 	if (setns(fd, CLONE_NEWNET)) {
 		int err = -errno;
 
-		p_err("netns %s: setns: %s", name, strerror(-err));
+		if (err == -EPERM && geteuid())
+			p_err("netns %s: must be run as root to enter it", name);
+		else
+			p_err("netns %s: setns: %s", name, strerror(-err));
 		close(fd);
 		return err;
 	}
@@ -87,6 +90,8 @@ static int dispatch(int argc, char **argv)
 	opts.cmd = NULL;
 	json_reset();
 	if (argc < 1) {
+		if (opts.json)
+			return usage_err("missing object, try \"help\"");
 		do_help(0, NULL);
 		return BPFWD_EXIT_USAGE;
 	}

@@ -267,7 +267,7 @@ else
 	bad "not root: stats" 1 'bpfwd: stats must be run as root (needs CAP_BPF)' \
 		in_ns "$dut" "${NOBODY[@]}" "$BPFWD" stats
 	bad "not root: -n" 1 \
-		"bpfwd: netns $dut: setns: Operation not permitted" \
+		"bpfwd: netns $dut: must be run as root to enter it" \
 		"${NOBODY[@]}" "$BPFWD" -n "$dut" port del dev d0
 fi
 
