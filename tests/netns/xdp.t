@@ -199,6 +199,41 @@ else
 fi
 topo_del
 
+# replace under a steady stream: redirect, map and cpumap, to d1 and to a
+# second way to the sink (d2 -- s1), swapped many times; the sink must
+# count every datagram (a window without program or entry would lose)
+xtopo
+ip -n "$dut" link add d2 numtxqueues 1 numrxqueues 1 type veth \
+	peer s1 numtxqueues 1 numrxqueues 1 netns "$sink"
+ip -n "$dut" link set d2 up
+in_ns "$sink" ip link set s1 up
+in_ns "$sink" ethtool -K s1 gro on >/dev/null
+in_ns "$sink" sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.s1.rp_filter=0
+ip -n "$gen" neigh replace 192.0.2.2 lladdr ff:ff:ff:ff:ff:ff dev g0 nud permanent
+bpfwd_ns "$dut" port add dev d0 to d1 hook xdp
+u0=$(udp_noports "$sink")
+M=8000
+send_udp "$gen" 192.0.2.2 $M &
+sender=$!
+swaps=0
+fails=0
+while kill -0 $sender 2>/dev/null; do
+	for spec in "to d2 mode map" "cpus 0 to d1" "cpus $last to d2" \
+		    "to d1 mode redirect"; do
+		bpfwd_ns "$dut" port replace dev d0 $spec || fails=$((fails + 1))
+		swaps=$((swaps + 1))
+	done
+done
+wait $sender
+wait_for $((u0 + M)) udp_noports "$sink"
+diag "$swaps replaces during the stream"
+ge "$swaps" 4 "replace under traffic: every mode came round while traffic flowed"
+is "$fails" 0 "replace under traffic: every replace succeeded"
+is "$(($(udp_noports "$sink") - u0))" $M "replace under traffic: the sink counted all $M"
+check "replace under traffic: del" bpfwd_ns "$dut" port del dev d0
+is "$(pins_left)" 0 "replace under traffic: no pin left"
+topo_del
+
 # flush takes XDP ports away like any other, programs and pins with them
 xtopo
 bpfwd_ns "$dut" port add dev d0 hook xdp cpus 0 to d1
