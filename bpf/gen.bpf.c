@@ -15,6 +15,9 @@
  *                 with no table and no counters: what the table-driven
  *                 redirect_xmit is measured against.
  *
+ * gen_seq counts the frames run, so user space knows how many went out
+ * even when a signal cut BPF_PROG_RUN short.
+ *
  * Live frames are recycled with whatever the program last wrote in
  * them, so gen_xmit writes absolute values (never increments what is in
  * the frame) and recomputes the checksum from a sum user space prepared.
@@ -36,7 +39,7 @@ const volatile __u32 gen_csum_off;	/* offset of udp->check */
 const volatile __u32 gen_csum_base;
 const volatile __u32 fixed_target;	/* fixed_redir's target ifindex */
 
-__u32 gen_seq;				/* frames stamped, this CPU's run */
+__u64 gen_seq;				/* frames run (user space reads it) */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -60,9 +63,11 @@ int gen_xmit(struct xdp_md *ctx)
 	__u32 soff = gen_sport_off, coff = gen_csum_off;
 	__u16 sport, check;
 	__u32 flow;
+	__u64 seq;
 
+	seq = gen_seq++;
 	if (gen_flows > 1) {
-		flow = gen_seq++ % gen_flows;
+		flow = seq % gen_flows;
 		sport = gen_sport + flow;
 		/* offsets are below 64: keep the verifier's range small */
 		if (soff > 64 || coff > 64)

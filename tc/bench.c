@@ -919,8 +919,9 @@ static int gen_child_fn(void *arg)
 	if (write(c->ready_fd, "r", 1) != 1)
 		return 1;
 	t0 = now();
+	/* one BPF_PROG_RUN until SIGUSR1 */
 	while (!gen_child_stop) {
-		int err = livegen_run(g, LIVEGEN_BATCH * 1024);
+		int err = livegen_run(g, 0, &gen_child_stop);
 
 		if (err == -EINTR)
 			break;
@@ -929,8 +930,8 @@ static int gen_child_fn(void *arg)
 				strerror(-err));
 			return 1;
 		}
-		frames += LIVEGEN_BATCH * 1024;
 	}
+	frames = livegen_frames(g);
 	res[0] = frames;
 	res[1] = now() - t0;
 	livegen_close(g);

@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,8 +28,6 @@
 #include "lib/json.h"
 #include "lib/livegen.h"
 #include "lib/util.h"
-
-#define GEN_CHUNK_MIN	(LIVEGEN_BATCH * 16)
 
 int gen_help(int argc, char **argv)
 {
@@ -48,8 +47,7 @@ static volatile sig_atomic_t gen_stop;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	gen_stop = 1;
+	gen_stop = sig;
 }
 
 static double now(void)
@@ -58,6 +56,36 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+struct rate_arg {
+	struct livegen *g;
+	const char *dev;
+	bool on;
+	volatile bool stop;
+};
+
+/* The live rate, once a second on stderr, while BPF_PROG_RUN runs. */
+static void *rate_fn(void *arg)
+{
+	struct rate_arg *r = arg;
+	uint64_t last = 0, cur;
+	double tl = now(), t;
+	int ticks = 0;
+
+	while (!r->stop) {
+		usleep(50000);
+		if (++ticks < 20)
+			continue;
+		ticks = 0;
+		cur = livegen_frames(r->g);
+		t = now();
+		fprintf(stderr, "gen %s: %.3f Mpps, %llu frames\n", r->dev,
+			(cur - last) / (t - tl) / 1e6, (unsigned long long)cur);
+		last = cur;
+		tl = t;
+	}
+	return NULL;
 }
 
 static bool parse_mac(const char *s, uint8_t mac[6])
@@ -130,9 +158,12 @@ int do_gen(int argc, char **argv)
 		.flows = LIVEGEN_FLOWS_DEF,
 	};
 	uint32_t count = 0, duration = 0, cpu = UINT32_MAX;
-	uint64_t sent = 0, tx0, drop0, tx1, drop1, chunk, last_sent = 0;
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
-	double t0, t1, tlast, secs, mpps;
+	uint64_t sent = 0, tx0, drop0, tx1, drop1;
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term,
+			 old_alrm;
+	struct rate_arg rate = { 0 };
+	pthread_t rate_thread;
+	double t0, t1, secs, mpps;
 	struct livegen *g = NULL;
 	const char *dev = NULL;
 	bool size_given = false;
@@ -232,42 +263,31 @@ int do_gen(int argc, char **argv)
 
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGALRM, &sa, &old_alrm);
 	gen_stop = 0;
-	/* chunks of about 50 ms, so a live rate and ^C come quickly */
-	chunk = GEN_CHUNK_MIN;
-	t0 = tlast = now();
-	err = 0;
-	while (!gen_stop) {
-		uint64_t n = chunk;
-		double tc;
-
-		if (count && sent + n > count)
-			n = count - sent;
-		if (!n)
-			break;
-		tc = now();
-		err = livegen_run(g, n);
-		if (err == -EINTR)
-			break;
-		if (err) {
-			p_err("%s: BPF_PROG_RUN live frames: %s", dev, strerror(-err));
-			goto restore;
-		}
-		sent += n;
-		t1 = now();
-		if (t1 - tc < 0.05 && chunk < (1ULL << 24))
-			chunk *= 2;
-		if (duration && t1 - t0 >= duration)
-			break;
-		if (t1 - tlast >= 1.0 && !opts.json) {
-			fprintf(stderr, "gen %s: %.3f Mpps, %llu frames\n", dev,
-				(sent - last_sent) / (t1 - tlast) / 1e6,
-				(unsigned long long)sent);
-			tlast = t1;
-			last_sent = sent;
-		}
-	}
+	/* one long BPF_PROG_RUN; a thread prints the rate, a signal (the
+	 * alarm for a duration, ^C) ends it
+	 */
+	rate.g = g;
+	rate.dev = dev;
+	rate.on = !opts.json;
+	if (rate.on && pthread_create(&rate_thread, NULL, rate_fn, &rate))
+		rate.on = false;
+	t0 = now();
+	if (duration)
+		alarm(duration);
+	err = livegen_run(g, count, &gen_stop);
+	alarm(0);
 	t1 = now();
+	sent = livegen_frames(g);
+	if (rate.on) {
+		rate.stop = true;
+		pthread_join(rate_thread, NULL);
+	}
+	if (err && err != -EINTR) {
+		p_err("%s: BPF_PROG_RUN live frames: %s", dev, strerror(-err));
+		goto restore;
+	}
 	secs = t1 - t0;
 	if (livegen_dev_counters(g, &tx1, &drop1)) {
 		p_err("%s: cannot read its counters", dev);
@@ -294,7 +314,8 @@ int do_gen(int argc, char **argv)
 	print_string(PRINT_ANY, "proto", " %s", cfg.ipv6 ? "udp6" : "udp");
 	print_addr("src", " src %s", cfg.smac, &cfg.src, cfg.ipv6);
 	print_addr("dst", " dst %s", cfg.dmac, &cfg.dst, cfg.ipv6);
-	print_bool(PRINT_JSON, "interrupted", NULL, gen_stop);
+	print_bool(PRINT_JSON, "interrupted", NULL, gen_stop == SIGINT ||
+		   gen_stop == SIGTERM);
 	print_nl();
 	close_json_object();
 	json_end();
@@ -302,6 +323,7 @@ int do_gen(int argc, char **argv)
 restore:
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGALRM, &old_alrm, NULL);
 out:
 	livegen_close(g);
 	return ret;

@@ -303,23 +303,34 @@ fail:
 	return err;
 }
 
-int livegen_run(struct livegen *g, uint64_t frames)
+int livegen_run(struct livegen *g, uint64_t frames,
+		const volatile sig_atomic_t *stop)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, o,
 		    .data_in = g->frame,
 		    .data_size_in = g->len,
 		    .flags = BPF_F_TEST_XDP_LIVE_FRAMES,
 		    .batch_size = LIVEGEN_BATCH);
+	uint64_t left;
 	int err;
 
-	while (frames) {
-		o.repeat = frames > (1U << 30) ? (1U << 30) : frames;
+	for (;;) {
+		/* a signal that came between two calls stops it here */
+		if (stop && *stop)
+			return -EINTR;
+		left = frames ? frames - livegen_frames(g) : LIVEGEN_CALL;
+		if (!left)
+			return 0;
+		o.repeat = left > LIVEGEN_CALL ? LIVEGEN_CALL : left;
 		err = bpf_prog_test_run_opts(g->prog_fd, &o);
 		if (err)
 			return err;
-		frames -= o.repeat;
 	}
-	return 0;
+}
+
+uint64_t livegen_frames(struct livegen *g)
+{
+	return g->skel->bss->gen_seq;
 }
 
 int livegen_dev_counters(struct livegen *g, uint64_t *tx, uint64_t *drop)

@@ -11,6 +11,7 @@
 #define __BPFWD_LIVEGEN_H
 
 #include <stdbool.h>
+#include <signal.h>
 #include <stdint.h>
 #include <netinet/in.h>
 
@@ -19,6 +20,7 @@
 #define LIVEGEN_FLOWS_DEF	8
 #define LIVEGEN_SPORT		49152	/* first source port */
 #define LIVEGEN_DPORT		9	/* discard */
+#define LIVEGEN_CALL		(1U << 21)	/* frames per BPF_PROG_RUN */
 
 struct livegen_cfg {
 	uint32_t ifindex;
@@ -38,8 +40,17 @@ struct livegen;
  * and how to fix it) and loads the program.
  */
 int livegen_open(struct livegen_cfg *cfg, struct livegen **g);
-/* Runs @frames frames; returns 0 or -errno (-EINTR on a signal). */
-int livegen_run(struct livegen *g, uint64_t frames);
+/* Runs frames until @frames have been run since livegen_open() (0: until
+ * *@stop) in long BPF_PROG_RUN calls of LIVEGEN_CALL frames: each call
+ * costs two RCU grace periods in the kernel, which under load left the
+ * generator idle half the time with short calls.  A signal ends a call
+ * early; one that comes between calls is seen through *@stop.  Returns
+ * 0, -EINTR when stopped, or -errno.
+ */
+int livegen_run(struct livegen *g, uint64_t frames,
+		const volatile sig_atomic_t *stop);
+/* Frames run since livegen_open(), exact also after -EINTR. */
+uint64_t livegen_frames(struct livegen *g);
 void livegen_close(struct livegen *g);
 
 /* Counters of the device: what it took and what it dropped. */

@@ -48,6 +48,10 @@ is "$(($(snmp "$sink" Udp NoPorts) - noports0))" $N \
 is "$(($(snmp "$sink" Udp InCsumErrors) - csumerr0))" 0 "no UDP checksum errors"
 is "$(stats_of "$dut" d0 packets)" $N "the dut's port forwarded exactly $N"
 
+js=$(bpfwd_ns "$gen" -j gen dev g0 duration 1)
+is "$?" 0 "gen duration 1 ends by itself"
+ge "$(jq .frames <<<"$js")" 1 "and reports the frames it sent"
+
 # 3. IPv6 with explicit addresses
 in_ns "$sink" sysctl -qw net.ipv6.conf.s0.disable_ipv6=0
 ip -n "$sink" addr add 2001:db8::2/64 dev s0 nodad
