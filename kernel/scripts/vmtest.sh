@@ -13,7 +13,10 @@
 # What cannot be had here (no QEMU, no package) is a TAP skip with the
 # reason, never a pass. Environment: VMTEST_CACHE (cache directory),
 # VMTEST_TIMEOUT (seconds per boot, default 900), VMTEST_ONLY (glob of
-# tests/vm scripts), VMTEST_MEM (MiB, default 1024), JOBS (build jobs).
+# tests/vm scripts), VMTEST_HOST_SUITES (host .t files run in the guest,
+# "all" or comma-separated, default netns/redirect.t,netns/modes.t: the
+# whole host suite takes over 10 minutes under TCG), VMTEST_MEM (MiB,
+# default 1024), JOBS (build jobs).
 
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
@@ -21,6 +24,7 @@ set -uo pipefail
 : "${VMTEST_TIMEOUT:=900}"
 : "${VMTEST_ONLY:=*.sh}"
 : "${VMTEST_MEM:=1024}"
+: "${VMTEST_HOST_SUITES:=netns/redirect.t,netns/modes.t}"
 
 kernels=()
 for k in "${@:-all}"; do
@@ -54,7 +58,7 @@ boot()
 		qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m "$VMTEST_MEM" \
 		-nodefaults -display none -no-reboot \
 		-kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 net.ifnames=0 vmtest.kernel=$label vmtest.only=$VMTEST_ONLY" \
+		-append "console=ttyS0 panic=-1 net.ifnames=0 vmtest.kernel=$label vmtest.only=$VMTEST_ONLY vmtest.suites=$VMTEST_HOST_SUITES" \
 		-serial "file:$con" -serial stdio </dev/null |
 		tr -d '\r' | tee "$tap"
 	rc=${PIPESTATUS[0]}
@@ -100,6 +104,7 @@ for k in "${kernels[@]}"; do
 			fail=$((fail + 1)); bad+=("$k"); continue
 		fi
 		image=$(ls "$root"/boot/vmlinuz-* | head -1)
+		[ -s "$root/vmlinux" ] && image=$root/vmlinux
 		"$KDIR/scripts/mkinitramfs.sh" "$initrd" "$root" || {
 			echo "not ok - $k: initramfs"; fail=$((fail + 1)); bad+=("$k"); continue; }
 		;;

@@ -21,10 +21,10 @@ check "skb:kfree_skb exists" has_event skb/kfree_skb
 setup_ns a
 check "a veth pair can be made in a namespace" \
 	ip -n "$a" link add v0 type veth peer v1
-for f in act_bpf:"/sys/module/act_bpf" pktgen:"/proc/net/pktgen" \
-	 tc_redirect_err:"$TRACEFS/events/tc/tc_redirect_err"; do
-	if [ -e "${f#*:}" ]; then diag "feature ${f%%:*}: yes"; else diag "feature ${f%%:*}: no"; fi
-done
+yn() { if "$@"; then echo yes; else echo no; fi; }
+diag "feature act_bpf: $(yn grep -q ' tcf_bpf_act' /proc/kallsyms)"
+diag "feature pktgen: $(yn test -d /proc/net/pktgen)"
+diag "feature tc_redirect_err: $(yn has_event tc/tc_redirect_err)"
 if [ -x "$BPFWD" ]; then
 	check "bpfwd probe runs" quiet "$BPFWD" -j probe
 	diag "probe: $("$BPFWD" -j probe | jq -c '{tcx, act_bpf, clsact, btf}')"

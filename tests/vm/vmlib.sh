@@ -37,9 +37,11 @@ trace_count() {
 	grep -cE "$1" "$TRACEFS/trace"
 }
 
-# trace_show N: the first N events, as TAP diagnostics
+# trace_show N: the first N tc redirect events and TC_* drops, as TAP
+# diagnostics
 trace_show() {
-	grep -v '^#' "$TRACEFS/trace" | head -n "${1:-5}" | sed 's/^ */# /'
+	grep -E 'tc_redirect|reason: TC_' "$TRACEFS/trace" | head -n "${1:-5}" |
+		sed 's/^ */# /'
 }
 
 # ifindex_of NS DEV
