@@ -408,6 +408,7 @@ static int xdp_add(struct xdp_cfg *c)
 {
 	struct bpfwd_port p = { 0 }, old;
 	struct xdp *skel = NULL;
+	bool own_pins = true;
 	struct table t;
 	int err;
 
@@ -429,6 +430,9 @@ static int xdp_add(struct xdp_cfg *c)
 	}
 	err = xdp_load(&t, prog_of(c->mode), c->mode == BPFWD_MODE_CPUMAP, 0,
 		       &skel);
+	/* a pin of an older layout is the operator's to remove, not ours */
+	if (err == -EEXIST)
+		own_pins = false;
 	if (err)
 		goto fail_table;
 	fill_entry(&p, c);
@@ -461,7 +465,8 @@ fail_port:
 fail_table:
 	if (skel)
 		xdp_free(skel);
-	xdp_pins_gc(&t, 0);
+	if (own_pins)
+		xdp_pins_gc(&t, 0);
 	table_gc(&t);
 	table_close(&t);
 	return BPFWD_EXIT_FAIL;

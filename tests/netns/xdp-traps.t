@@ -145,6 +145,20 @@ is "$?" 1 "replace a tc port to hook xdp: exit 1"
 like "$out" 'replace keeps the hook \(tc\)' "replace a tc port to hook xdp: says so"
 bpfwd_ns "$dut" port del dev d0
 
+# an XDP map pinned by an older layout: named, with the way out
+bpfwd_ns "$dut" port add dev d1 to d0 hook tc
+dir=$(bpfwd_ns "$dut" -j port show | jq -r '.[0].table')
+bpftool map create "$dir/bpfwd_cpus" type array key 4 value 8 entries 4 name bpfwd_cpus
+out=$(bpfwd_ns "$dut" port add dev d0 hook xdp cpus 0 to d1 2>&1)
+is "$?" 1 "old bpfwd_cpus layout: exit 1"
+like "$out" "pinned map $dir/bpfwd_cpus has another layout .*rm $dir/bpfwd_cpus" \
+	"old bpfwd_cpus layout: says what and how to recover"
+is "$(xdp_prog_on "$dut" d0) $(bpfwd_ns "$dut" -j port show | jq length)" "null 1" \
+	"old bpfwd_cpus layout: nothing added"
+rm "$dir/bpfwd_cpus"
+check "after rm, the port goes in" bpfwd_ns "$dut" port add dev d0 hook xdp cpus 0 to d1
+bpfwd_ns "$dut" port flush
+
 # usage errors: exit 2, nothing changed
 refused "no to" 2 'missing "to OUT"' port add dev d0 hook xdp
 refused "map without to" 2 'missing "to OUT" \(mode map\)' port add dev d0 hook xdp mode map
