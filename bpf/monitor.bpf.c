@@ -47,10 +47,6 @@ struct net_device {
 	possible_net_t nd_net;
 } __attribute__((preserve_access_index));
 
-struct bpf_dtab_netdev {
-	struct net_device *dev;
-} __attribute__((preserve_access_index));
-
 struct sk_buff {
 	struct net_device *dev;
 	int skb_iif;
@@ -116,10 +112,13 @@ static __always_inline bool foreign(const struct net_device *dev)
 	return dev->nd_net.net->net_cookie != netns_cookie;
 }
 
-/* xdp_redirect and friends: (dev, prog, tgt, err, map_type, map_id, index) */
+/* xdp_redirect and friends: (dev, prog, tgt, err, map_type, map_id,
+ * index).  tgt is a void pointer, which 6.1 does not let tp_btf programs
+ * read at all: a devmap target is kept as map id and index, and user
+ * space reads the ifindex out of the devmap.
+ */
 static __always_inline int xdp_redirect(__u32 event,
-					const struct net_device *dev,
-					const void *tgt, int err,
+					const struct net_device *dev, int err,
 					__u32 map_type, __u32 map_id,
 					__u32 index)
 {
@@ -136,19 +135,13 @@ static __always_inline int xdp_redirect(__u32 event,
 		/* bpf_redirect(): index is the ifindex */
 		k.kind = BPFWD_TGT_DEV;
 		k.target = index;
-	} else if ((map_type == BPF_MAP_TYPE_DEVMAP ||
-		    map_type == BPF_MAP_TYPE_DEVMAP_HASH) && tgt) {
-		k.kind = BPFWD_TGT_DEV;
-		k.target = BPF_CORE_READ((struct bpf_dtab_netdev *)tgt, dev,
-					 ifindex);
-		k.map_id = map_id;
 	} else if (map_type == BPF_MAP_TYPE_CPUMAP) {
 		k.kind = BPFWD_TGT_CPU;
 		k.target = index;
 		k.map_id = map_id;
 	} else {
-		/* xskmap, a broadcast (tgt NULL), or a failed lookup */
-		k.kind = tgt || map_id ? BPFWD_TGT_INDEX : BPFWD_TGT_NONE;
+		/* devmap, xskmap; a broadcast has no index */
+		k.kind = map_id ? BPFWD_TGT_INDEX : BPFWD_TGT_NONE;
 		k.target = index;
 		k.map_id = map_id;
 	}
@@ -160,16 +153,16 @@ SEC("tp_btf/xdp_redirect")
 int BPF_PROG(mon_xdp_rd, const struct net_device *dev, const void *xdp,
 	     const void *tgt, int err, int map_type, __u32 map_id, __u32 index)
 {
-	return xdp_redirect(BPFWD_EV_XDP_REDIRECT, dev, tgt, err, map_type,
-			    map_id, index);
+	return xdp_redirect(BPFWD_EV_XDP_REDIRECT, dev, err, map_type, map_id,
+			    index);
 }
 
 SEC("tp_btf/xdp_redirect_err")
 int BPF_PROG(mon_xdp_rd_err, const struct net_device *dev, const void *xdp,
 	     const void *tgt, int err, int map_type, __u32 map_id, __u32 index)
 {
-	return xdp_redirect(BPFWD_EV_XDP_REDIRECT_ERR, dev, tgt, err, map_type,
-			    map_id, index);
+	return xdp_redirect(BPFWD_EV_XDP_REDIRECT_ERR, dev, err, map_type, map_id,
+			    index);
 }
 
 /* Defined (never fired since 5.x) up to 6.15; attached where present. */
@@ -177,7 +170,7 @@ SEC("tp_btf/xdp_redirect_map")
 int BPF_PROG(mon_xdp_map, const struct net_device *dev, const void *xdp,
 	     const void *tgt, int err, int map_type, __u32 map_id, __u32 index)
 {
-	return xdp_redirect(BPFWD_EV_XDP_MAP, dev, tgt, err, map_type, map_id,
+	return xdp_redirect(BPFWD_EV_XDP_MAP, dev, err, map_type, map_id,
 			    index);
 }
 
@@ -185,8 +178,8 @@ SEC("tp_btf/xdp_redirect_map_err")
 int BPF_PROG(mon_xdp_map_err, const struct net_device *dev, const void *xdp,
 	     const void *tgt, int err, int map_type, __u32 map_id, __u32 index)
 {
-	return xdp_redirect(BPFWD_EV_XDP_MAP_ERR, dev, tgt, err, map_type,
-			    map_id, index);
+	return xdp_redirect(BPFWD_EV_XDP_MAP_ERR, dev, err, map_type, map_id,
+			    index);
 }
 
 /* XDP_ABORTED, an unknown action, or XDP_TX/REDIRECT that could not go */

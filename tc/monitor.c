@@ -25,15 +25,13 @@
 #include <net/if.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
-#include <bpf/libbpf.h>
 
 #include "bpfwd.h"
 #include "lib/json.h"
 #include "lib/pins.h"
 #include "lib/ports.h"
 #include "lib/util.h"
-#include "../bpf/monitor.h"
-#include "monitor.skel.h"
+#include "lib/monitor.h"
 
 int monitor_help(int argc, char **argv)
 {
@@ -47,29 +45,6 @@ int monitor_help(int argc, char **argv)
 	return BPFWD_EXIT_OK;
 }
 
-/* What each program listens to, and when it is wanted. */
-enum sig_when { ALWAYS, ALL_ONLY, TC_STOCK };
-
-struct signal_def {
-	const char *prog;	/* program name in monitor.bpf.c */
-	const char *btf;	/* what must exist in the kernel's BTF */
-	const char *label;	/* as reported */
-	enum sig_when when;
-};
-
-static const struct signal_def signals[] = {
-	{ "mon_xdp_rd", "btf_trace_xdp_redirect", "xdp:xdp_redirect", ALL_ONLY },
-	{ "mon_xdp_rd_err", "btf_trace_xdp_redirect_err", "xdp:xdp_redirect_err", ALWAYS },
-	{ "mon_xdp_map", "btf_trace_xdp_redirect_map", "xdp:xdp_redirect_map", ALL_ONLY },
-	{ "mon_xdp_map_err", "btf_trace_xdp_redirect_map_err", "xdp:xdp_redirect_map_err", ALWAYS },
-	{ "mon_xdp_exc", "btf_trace_xdp_exception", "xdp:xdp_exception", ALWAYS },
-	{ "mon_cpu_kthr", "btf_trace_xdp_cpumap_kthread", "xdp:xdp_cpumap_kthread", ALWAYS },
-	{ "mon_cpu_enq", "btf_trace_xdp_cpumap_enqueue", "xdp:xdp_cpumap_enqueue", ALWAYS },
-	{ "mon_devmap_xmit", "btf_trace_xdp_devmap_xmit", "xdp:xdp_devmap_xmit", ALWAYS },
-	{ "mon_tc_rd_err", "btf_trace_tc_redirect_err", "tc:tc_redirect_err", ALWAYS },
-	{ "mon_tc_rd", "btf_trace_tc_redirect", "tc:tc_redirect", ALL_ONLY },
-	{ "mon_kfree_skb", "btf_trace_kfree_skb", "skb:kfree_skb", TC_STOCK },
-};
 
 static const char *const event_names[__BPFWD_EV_MAX] = {
 	[BPFWD_EV_XDP_REDIRECT] = "xdp_redirect",
@@ -88,27 +63,6 @@ static const char *const xdp_actions[] = {
 	"ABORTED", "DROP", "PASS", "TX", "REDIRECT",
 };
 
-struct entry {
-	struct bpfwd_mon_key k;
-	struct bpfwd_mon_val v;		/* summed over CPUs */
-};
-
-struct snapshot {
-	struct entry *e;
-	int n;
-	uint64_t lost;
-};
-
-struct monitor_state {
-	struct monitor *skel;
-	struct btf *btf;		/* the kernel's, for drop reason names */
-	bool all;
-	bool attached[ARRAY_SIZE(signals)];
-	struct bpf_link *links[ARRAY_SIZE(signals)];
-	const char *prom;
-	int ncpus;
-	struct bpfwd_mon_val *percpu;
-};
 
 static volatile sig_atomic_t stop;
 
@@ -118,204 +72,6 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-/* Which programs this kernel can take: the tracepoints by their
- * btf_trace_* typedefs, fentry/fexit by the function.
- */
-static int plan(struct monitor_state *st, bool *want)
-{
-	struct btf *btf = btf__load_vmlinux_btf();
-	bool tc_tp;
-	size_t i;
-
-	if (!btf) {
-		p_err("needs kernel BTF (/sys/kernel/btf/vmlinux): %s",
-		      strerror(errno));
-		return -errno;
-	}
-	tc_tp = btf__find_by_name_kind(btf, "btf_trace_tc_redirect_err",
-				       BTF_KIND_TYPEDEF) > 0;
-	for (i = 0; i < ARRAY_SIZE(signals); i++) {
-		const struct signal_def *s = &signals[i];
-		bool have;
-
-		have = btf__find_by_name_kind(btf, s->btf,
-					      BTF_KIND_TYPEDEF) > 0;
-		if (s->when == TC_STOCK)
-			have = have && !tc_tp;
-		want[i] = have && (s->when != ALL_ONLY || st->all);
-		pr_info("monitor: %s %s", s->label,
-			!have ? "absent" : want[i] ? "attach" : "skipped (not all)");
-	}
-	st->btf = btf;
-	if (!tc_tp && !want[ARRAY_SIZE(signals) - 1])
-		pr_warn("monitor: no signal for tc redirect errors on this kernel (no tc:tc_redirect_err, no skb:kfree_skb)");
-	return 0;
-}
-
-static int addr_cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The text of skb_do_redirect() (and its .cold part) from /proc/kallsyms:
- * from its address to the next symbol's.
- */
-static int redirect_ranges(struct monitor *skel)
-{
-	static const char *const names[] = {
-		"skb_do_redirect", "skb_do_redirect.cold",
-	};
-	uint64_t want[ARRAY_SIZE(names)] = { 0 }, *addrs = NULL, a;
-	size_t n = 0, cap = 0, i, r = 0;
-	char line[512], name[256], type;
-	FILE *f = fopen("/proc/kallsyms", "r");
-
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%" SCNx64 " %c %255s", &a, &type, name) != 3 ||
-		    (type != 't' && type != 'T') || !a)
-			continue;
-		if (n == cap) {
-			uint64_t *p = realloc(addrs, (cap = cap ? 2 * cap : 65536) *
-						      sizeof(*addrs));
-
-			if (!p) {
-				fclose(f);
-				free(addrs);
-				return -ENOMEM;
-			}
-			addrs = p;
-		}
-		addrs[n++] = a;
-		for (i = 0; i < ARRAY_SIZE(names); i++)
-			if (!strcmp(name, names[i]))
-				want[i] = a;
-	}
-	fclose(f);
-	qsort(addrs, n, sizeof(*addrs), addr_cmp);
-	for (i = 0; i < ARRAY_SIZE(names) && r < ARRAY_SIZE(skel->rodata->rd_lo); i++) {
-		uint64_t *hit;
-
-		if (!want[i])
-			continue;
-		hit = bsearch(&want[i], addrs, n, sizeof(*addrs), addr_cmp);
-		while (hit && hit + 1 < addrs + n && hit[1] == want[i])
-			hit++;
-		if (!hit || hit + 1 >= addrs + n)
-			continue;
-		skel->rodata->rd_lo[r] = want[i];
-		skel->rodata->rd_hi[r] = hit[1];
-		r++;
-	}
-	free(addrs);
-	return r ? 0 : -ENOENT;
-}
-
-static int start(struct monitor_state *st)
-{
-	bool want[ARRAY_SIZE(signals)];
-	struct bpf_program *prog;
-	size_t i;
-	int err;
-
-	err = plan(st, want);
-	if (err)
-		return err;
-	st->skel = monitor__open();
-	if (!st->skel) {
-		err = -errno;
-		p_err("open monitor.o: %s", strerror(-err));
-		return err;
-	}
-	st->skel->rodata->netns_cookie = netns_cookie();
-	st->skel->rodata->count_all = st->all;
-	if (want[ARRAY_SIZE(signals) - 1] && redirect_ranges(st->skel))
-		pr_warn("monitor: skb_do_redirect not in /proc/kallsyms: tc redirects to a missing ifindex go uncounted");
-	for (i = 0; i < ARRAY_SIZE(signals); i++) {
-		prog = bpf_object__find_program_by_name(st->skel->obj,
-							signals[i].prog);
-		if (!prog) {
-			p_err("monitor.o has no program %s", signals[i].prog);
-			return -ENOENT;
-		}
-		bpf_program__set_autoload(prog, want[i]);
-	}
-	err = monitor__load(st->skel);
-	if (err) {
-		p_err("load monitor.o: %s (bpfwd -vv shows the verifier log)",
-		      strerror(-err));
-		return err;
-	}
-	for (i = 0; i < ARRAY_SIZE(signals); i++) {
-		struct bpf_link *link;
-
-		if (!want[i])
-			continue;
-		prog = bpf_object__find_program_by_name(st->skel->obj,
-							signals[i].prog);
-		link = bpf_program__attach(prog);
-		if (!link) {
-			err = -errno;
-			p_err("attach %s: %s", signals[i].label, strerror(-err));
-			return err;
-		}
-		st->links[i] = link;
-		st->attached[i] = true;
-	}
-	return 0;
-}
-
-static int key_cmp(const void *a, const void *b)
-{
-	return memcmp(&((const struct entry *)a)->k,
-		      &((const struct entry *)b)->k, sizeof(struct bpfwd_mon_key));
-}
-
-static int snapshot_read(struct monitor_state *st, struct snapshot *s)
-{
-	int fd = bpf_map__fd(st->skel->maps.bpfwd_mon);
-	struct bpfwd_mon_key key, next, *prev = NULL;
-	__u32 zero = 0;
-	int c, n = 0;
-
-	s->e = calloc(BPFWD_MON_KEYS, sizeof(*s->e));
-	if (!s->e)
-		return -ENOMEM;
-	while (n < BPFWD_MON_KEYS && !bpf_map_get_next_key(fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, st->percpu))
-			continue;	/* deleted meanwhile: not by us */
-		s->e[n].k = key;
-		for (c = 0; c < st->ncpus; c++) {
-			s->e[n].v.events += st->percpu[c].events;
-			s->e[n].v.packets += st->percpu[c].packets;
-			s->e[n].v.processed += st->percpu[c].processed;
-		}
-		n++;
-	}
-	s->n = n;
-	qsort(s->e, n, sizeof(*s->e), key_cmp);
-	s->lost = 0;
-	fd = bpf_map__fd(st->skel->maps.bpfwd_mon_lost);
-	if (!bpf_map_lookup_elem(fd, &zero, st->percpu))
-		for (c = 0; c < st->ncpus; c++)
-			s->lost += st->percpu[c].events;
-	return 0;
-}
-
-static const struct entry *snapshot_find(const struct snapshot *s,
-					 const struct bpfwd_mon_key *k)
-{
-	struct entry e = { .k = *k };
-
-	if (!s->e)
-		return NULL;
-	return bsearch(&e, s->e, s->n, sizeof(e), key_cmp);
-}
 
 /* Names of one key, as text, JSON and Prometheus labels show them. */
 struct names {
@@ -351,12 +107,42 @@ static uint32_t port_target(uint32_t ifindex)
 	return to;
 }
 
+/* The ifindex in slot @index of devmap @map_id, 0 if none (or not a
+ * devmap).
+ */
+static uint32_t devmap_target(uint32_t map_id, uint32_t index)
+{
+	struct bpf_map_info info = { 0 };
+	uint32_t len = sizeof(info), val[2] = { 0 }, to = 0;
+	int fd = bpf_map_get_fd_by_id(map_id);
+
+	if (fd < 0)
+		return 0;
+	if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
+	    (info.type == BPF_MAP_TYPE_DEVMAP ||
+	     info.type == BPF_MAP_TYPE_DEVMAP_HASH) &&
+	    info.key_size == sizeof(index) && info.value_size <= sizeof(val) &&
+	    !bpf_map_lookup_elem(fd, &index, val))
+		to = val[0];
+	close(fd);
+	return to;
+}
+
 /* The key as shown: a tc redirect to a missing ifindex, seen where the
- * skb was freed, gets its target from the port's entry in the table.
+ * skb was freed, gets its target from the port's entry in the table; an
+ * XDP redirect through a devmap, the ifindex in the devmap's slot.
  */
 static struct bpfwd_mon_key display_key(const struct bpfwd_mon_key *k)
 {
 	struct bpfwd_mon_key d = *k;
+	uint32_t to;
+
+	if (k->kind == BPFWD_TGT_INDEX && k->map_id &&
+	    (to = devmap_target(k->map_id, k->target))) {
+		d.kind = BPFWD_TGT_DEV;
+		d.target = to;
+		return d;
+	}
 
 	if ((k->flags & BPFWD_MON_F_KFREE) && k->kind == BPFWD_TGT_NONE &&
 	    k->ifindex) {
@@ -453,8 +239,8 @@ static double now_mono(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void print_interval(struct monitor_state *st, const struct snapshot *cur,
-			   const struct snapshot *prev, double secs)
+static void print_interval(struct mon *st, const struct mon_snapshot *cur,
+			   const struct mon_snapshot *prev, double secs)
 {
 	char stamp[32];
 	struct tm tm;
@@ -476,13 +262,13 @@ static void print_interval(struct monitor_state *st, const struct snapshot *cur,
 			  cur->lost);
 	print_nl();
 	open_json_array("signals");
-	for (j = 0; j < ARRAY_SIZE(signals); j++)
+	for (j = 0; j < mon_nsignals(); j++)
 		if (st->attached[j])
-			print_string(PRINT_JSON, NULL, NULL, signals[j].label);
+			print_string(PRINT_JSON, NULL, NULL, mon_signal(j));
 	close_json_array();
 	open_json_array("events");
 	for (i = 0; i < cur->n; i++) {
-		const struct entry *e = &cur->e[i], *p = snapshot_find(prev, &e->k);
+		const struct mon_entry *e = &cur->e[i], *p = mon_find(prev, &e->k);
 		uint64_t dp = e->v.packets - (p ? p->v.packets : 0);
 		uint64_t de = e->v.events - (p ? p->v.events : 0);
 		struct bpfwd_mon_key k = display_key(&e->k);
@@ -555,7 +341,7 @@ static void prom_label(FILE *f, const char *key, const char *v, bool last)
 	fprintf(f, "\"%s", last ? "" : ",");
 }
 
-static void prom_metric(FILE *f, const char *name, const struct entry *e,
+static void prom_metric(FILE *f, const char *name, const struct mon_entry *e,
 			uint64_t v)
 {
 	struct bpfwd_mon_key k = display_key(&e->k);
@@ -575,7 +361,7 @@ static void prom_metric(FILE *f, const char *name, const struct entry *e,
 	fprintf(f, "} %llu\n", (unsigned long long)v);
 }
 
-static void prom_series(FILE *f, const struct snapshot *s, const char *name,
+static void prom_series(FILE *f, const struct mon_snapshot *s, const char *name,
 			const char *help, bool events)
 {
 	int i;
@@ -590,14 +376,15 @@ static void prom_series(FILE *f, const struct snapshot *s, const char *name,
 /* Writes @path.tmp.PID, then renames it over @path: a reader (the
  * node_exporter textfile collector) never sees half a file.
  */
-static int prom_write(struct monitor_state *st, const struct snapshot *s)
+static int prom_write(struct mon *st, const char *path,
+		      const struct mon_snapshot *s)
 {
 	char tmp[4096];
 	FILE *f;
 	size_t j;
 	int err = 0;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", st->prom, (int)getpid());
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
 	f = fopen(tmp, "w");
 	if (!f) {
 		err = -errno;
@@ -616,20 +403,20 @@ static int prom_write(struct monitor_state *st, const struct snapshot *s)
 		(unsigned long long)s->lost);
 	fputs("# HELP bpfwd_monitor_signal Kernel signals the monitor is attached to\n"
 	      "# TYPE bpfwd_monitor_signal gauge\n", f);
-	for (j = 0; j < ARRAY_SIZE(signals); j++)
+	for (j = 0; j < mon_nsignals(); j++)
 		if (st->attached[j]) {
 			fputs("bpfwd_monitor_signal{", f);
-			prom_label(f, "signal", signals[j].label, true);
+			prom_label(f, "signal", mon_signal(j), true);
 			fputs("} 1\n", f);
 		}
 	if (fflush(f) || ferror(f) || fsync(fileno(f)))
 		err = -errno ? -errno : -EIO;
 	if (fclose(f) && !err)
 		err = -errno;
-	if (!err && rename(tmp, st->prom))
+	if (!err && rename(tmp, path))
 		err = -errno;
 	if (err) {
-		p_err("prom %s: %s", st->prom, strerror(-err));
+		p_err("prom %s: %s", path, strerror(-err));
 		unlink(tmp);
 	}
 	return err;
@@ -656,25 +443,12 @@ static int prom_check(const char *path)
 	return 0;
 }
 
-static void stop_all(struct monitor_state *st)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(st->links); i++) {
-		bpf_link__destroy(st->links[i]);
-		st->links[i] = NULL;
-	}
-	monitor__destroy(st->skel);
-	st->skel = NULL;
-	btf__free(st->btf);
-	st->btf = NULL;
-	free(st->percpu);
-}
 
 int do_monitor(int argc, char **argv)
 {
-	struct monitor_state st = { 0 };
-	struct snapshot snap[2] = { 0 };
+	struct mon st = { 0 };
+	const char *prom = NULL;
+	struct mon_snapshot snap[2] = { 0 };
 	uint32_t interval = 1, count = 0, done;
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct sigaction old_int, old_term;
@@ -700,9 +474,9 @@ int do_monitor(int argc, char **argv)
 						 *argv);
 			argc--;
 		} else if (is_word(*argv, "prom") && argc > 1) {
-			st.prom = *++argv;
+			prom = *++argv;
 			argc--;
-			if (!*st.prom)
+			if (!*prom)
 				return usage_err("prom: empty file name");
 		} else if (is_word(*argv, "interval") || is_word(*argv, "count") ||
 			   is_word(*argv, "prom")) {
@@ -715,25 +489,17 @@ int do_monitor(int argc, char **argv)
 		p_err("must be run as root (needs CAP_BPF and CAP_PERFMON)");
 		return BPFWD_EXIT_FAIL;
 	}
-	if (st.prom && prom_check(st.prom))
+	if (prom && prom_check(prom))
 		return BPFWD_EXIT_FAIL;
-	st.ncpus = libbpf_num_possible_cpus();
-	if (st.ncpus <= 0) {
-		p_err("cannot count possible CPUs: %s", strerror(-st.ncpus));
+	if (mon_start(&st))
 		return BPFWD_EXIT_FAIL;
-	}
-	st.percpu = calloc(st.ncpus, sizeof(*st.percpu));
-	if (!st.percpu || start(&st)) {
-		stop_all(&st);
-		return BPFWD_EXIT_FAIL;
-	}
 	if (!opts.json) {
 		size_t j;
 
 		printf("monitoring %s:", st.all ? "all redirects" : "redirect errors");
-		for (j = 0; j < ARRAY_SIZE(signals); j++)
+		for (j = 0; j < mon_nsignals(); j++)
 			if (st.attached[j])
-				printf(" %s", signals[j].label);
+				printf(" %s", mon_signal(j));
 		printf("\n");
 		fflush(stdout);
 	}
@@ -749,7 +515,7 @@ int do_monitor(int argc, char **argv)
 		cur ^= 1;
 		free(snap[cur].e);
 		memset(&snap[cur], 0, sizeof(snap[cur]));
-		if (snapshot_read(&st, &snap[cur])) {
+		if (mon_read(&st, &snap[cur])) {
 			p_err("read counters: %s", strerror(ENOMEM));
 			ret = BPFWD_EXIT_FAIL;
 			break;
@@ -757,7 +523,7 @@ int do_monitor(int argc, char **argv)
 		t1 = now_mono();
 		print_interval(&st, &snap[cur], &snap[cur ^ 1], t1 - t0);
 		t0 = t1;
-		if (st.prom && prom_write(&st, &snap[cur])) {
+		if (prom && prom_write(&st, prom, &snap[cur])) {
 			ret = BPFWD_EXIT_FAIL;
 			break;
 		}
@@ -766,6 +532,6 @@ int do_monitor(int argc, char **argv)
 	sigaction(SIGTERM, &old_term, NULL);
 	free(snap[0].e);
 	free(snap[1].e);
-	stop_all(&st);
+	mon_stop(&st);
 	return ret;
 }

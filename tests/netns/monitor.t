@@ -37,7 +37,7 @@ mon_start() {
 		kill -0 "$MON_PID" 2>/dev/null || break
 		sleep 0.1
 	done
-	diag "monitor did not start: $(cat "$OUT.err")"
+	diag "monitor did not start: $(cat "$OUT.err" "$OUT")"
 	return 1
 }
 
@@ -50,7 +50,8 @@ mon_stop() {
 	wait "$MON_PID"
 	rc=$?
 	MON_PID=
-	[ "$rc" = 0 ] || diag "monitor exited $rc: $(cat "$OUT.err")"
+	# in JSON mode errors are JSON objects on stdout
+	[ "$rc" = 0 ] || diag "monitor exited $rc: $(cat "$OUT.err" "$OUT")"
 	last=$(jq -cs 'last' "$OUT")
 }
 
@@ -219,6 +220,21 @@ else
 		like "$(cat "$prom")" 'bpfwd_monitor_packets_total\{event="xdp_redirect",dev="d0",target="d1",action="REDIRECT",errno="",map_id=""\} [0-9]+' \
 			"prom file has the xdp_redirect series of d0"
 		ls "$TMPDIR_T" | grep -q 'bpfwd.prom.tmp' && not_ok "no temp file left" || ok "no temp file left"
+
+		# through a devmap: the target is read out of the map's slot
+		ip -n "$dut" link set dev d0 xdpdrv off
+		if bpfwd_ns "$dut" port add dev d0 to d1 mode map hook xdp 2>"$TMPDIR_T/map.err"; then
+			ip -n "$dut" link set d1 down
+			mon_start "$dut" || not_ok "monitor starts"
+			send_udp "$gen" 192.0.2.2 $N
+			mon_stop
+			r=$(row "$last" xdp_redirect_err d0)
+			is "$(jq -r '"\(.errno) \(.target) \(.map_id > 0)"' <<<"$r")" "ENETDOWN d1 true" \
+				"XDP devmap to a down device: ENETDOWN, target d1 from the devmap"
+			bpfwd_ns "$dut" port del dev d0
+		else
+			skip "devmap case: bpfwd port ... mode map hook xdp: $(head -1 "$TMPDIR_T/map.err")"
+		fi
 	fi
 	teardown
 fi

@@ -11,6 +11,7 @@ need_bpfwd
 command -v bpftool >/dev/null || skip_all "bpftool missing"
 [ -r /sys/kernel/btf/vmlinux ] || skip_all "kernel without BTF: bpfwd monitor needs it"
 
+[ -x "$TOP/examples/monitor-errors.sh" ] || skip_all "examples/monitor-errors.sh not here"
 export BPFWD
 pins_before=$(find /sys/fs/bpf | sort)
 out=$(timeout 120 "$TOP/examples/monitor-errors.sh" 2>&1)
