@@ -22,7 +22,8 @@
 #define BPFWD_MAP_CPUS		"bpfwd_cpus"	/* mode cpumap: slot -> cpus */
 #define BPFWD_MAP_CPUSTAT	"bpfwd_cpustat"	/* cpumap side, per CPU */
 #define BPFWD_MAP_KTHREAD	"bpfwd_kthread"	/* cpumap kthreads, per CPU */
-#define BPFWD_MAP_FLOOD		"bpfwd_flood"	/* mode flood: the group */
+#define BPFWD_MAP_FLOOD		"bpfwd_flood"	/* mode flood: its ports */
+#define BPFWD_MAP_GROUPS	"bpfwd_groups"	/* mode flood: port -> group */
 
 #define BPFWD_MAX_PORTS		1024	/* entries in bpfwd_ports */
 #define BPFWD_MAX_SLOTS		1024	/* slots in bpfwd_stats */
@@ -94,7 +95,9 @@ struct bpfwd_stats {
  * through bpfwd_devmap (DEVMAP, BPFWD_MAX_SLOTS entries of struct
  * bpf_devmap_val) at index port.slot, which holds the target.  Mode flood
  * broadcasts to every entry of bpfwd_flood (DEVMAP_HASH keyed by ifindex)
- * but the ingress port.
+ * but the ingress port; each entry's devmap program lets a copy out only
+ * when bpfwd_groups (HASH, ifindex -> __u32 group) has the same group
+ * for the ingress and the egress port.
  */
 
 /* Value of bpfwd_cpus (ARRAY keyed by port.slot): the CPUs a cpumap

@@ -15,6 +15,8 @@
  *                 BPFWD_F_CPU_PASS: a tc program of redirect.o on the
  *                 port sends the skbs to the target)
  *   xdp_flood     broadcast to every port of bpfwd_flood but the ingress
+ *   flood_egress  the devmap program of those ports: only to ports of
+ *                 the ingress port's group (bpfwd_groups)
  *   kthread_tp    counts the xdp_cpumap_kthread tracepoint for this
  *                 namespace's cpumap (processed, drops, sched per CPU)
  *
@@ -103,6 +105,14 @@ struct {
 	__type(key, __u32);
 	__type(value, struct bpf_devmap_val);
 } bpfwd_flood SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BPFWD_MAX_PORTS);
+	__type(key, __u32);
+	__type(value, __u32);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} bpfwd_groups SEC(".maps");
 
 /* id of bpfwd_cpumap, set by the loader for kthread_tp */
 const volatile __u32 cpumap_id;
@@ -197,6 +207,19 @@ int xdp_flood(struct xdp_md *ctx)
 	return account(s, ctx, bpf_redirect_map(&bpfwd_flood, 0,
 						BPF_F_BROADCAST |
 						BPF_F_EXCLUDE_INGRESS));
+}
+
+/* The devmap program of every bpfwd_flood entry: a broadcast copy goes
+ * out only to a port of the ingress port's group.
+ */
+SEC("xdp/devmap")
+int flood_egress(struct xdp_md *ctx)
+{
+	__u32 in = ctx->ingress_ifindex, out = ctx->egress_ifindex;
+	__u32 *gi = bpf_map_lookup_elem(&bpfwd_groups, &in);
+	__u32 *go = bpf_map_lookup_elem(&bpfwd_groups, &out);
+
+	return gi && go && *gi == *go ? XDP_PASS : XDP_DROP;
 }
 
 static __always_inline __u32 mix(__u32 h, __u32 v)

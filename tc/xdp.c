@@ -41,6 +41,8 @@ struct xdp_cfg {
 	bool generic;
 	bool has_mode, has_xdp_mode, has_cpus, has_qsize, then_pass;
 	bool cpu_pass;		/* then pass to OUT: skbs, tc redirect */
+	uint32_t group;		/* mode flood */
+	bool has_group;
 	struct bpfwd_cpus cpus;
 };
 
@@ -70,10 +72,18 @@ static const char *prog_of(uint32_t mode)
 	return "xdp_redirect";
 }
 
+/* The program a mode needs besides the XDP one. */
+static const char *extra_of(uint32_t mode)
+{
+	return mode == BPFWD_MODE_CPUMAP ? "xdp_cpu_then" :
+	       mode == BPFWD_MODE_FLOOD ? "flood_egress" : NULL;
+}
+
 static bool is_xdp_word(const char *a)
 {
 	return is_word(a, "cpus") || is_word(a, "qsize") ||
-	       is_word(a, "then") || is_word(a, "xdp-mode");
+	       is_word(a, "then") || is_word(a, "xdp-mode") ||
+	       is_word(a, "group");
 }
 
 bool xdp_cmd_wanted(bool replace, int argc, char **argv)
@@ -197,6 +207,15 @@ static int parse_xdp(int argc, char **argv, struct xdp_cfg *c, bool replace)
 						 "not a number");
 			c->cpus.qsize = v;
 			c->has_qsize = true;
+		} else if (is_word(*argv, "group")) {
+			NEXT_ARG();
+			err = parse_u32(*argv, &c->group, 0, 0xffff);
+			if (err)
+				return usage_err("group \"%s\": %s", *argv,
+						 err == -ERANGE ?
+						 "out of range (0-65535)" :
+						 "not a number");
+			c->has_group = true;
 		} else if (is_word(*argv, "then")) {
 			NEXT_ARG();
 			if (is_word(*argv, "pass"))
@@ -225,6 +244,8 @@ static int parse_xdp(int argc, char **argv, struct xdp_cfg *c, bool replace)
 		return usage_err("%s needs cpus LIST (mode cpumap)",
 				 c->has_qsize ? "qsize" : "then pass");
 	c->cpu_pass = c->then_pass && c->to;
+	if (c->has_group && c->mode != BPFWD_MODE_FLOOD)
+		return usage_err("group goes with mode flood");
 	if (c->mode == BPFWD_MODE_FLOOD && c->to)
 		return usage_err("mode flood sends to every other flood port: drop \"to %s\"",
 				 c->to);
@@ -304,7 +325,8 @@ static int maps_set(struct table *t, struct xdp_cfg *c,
 			      BPFWD_MAP_DEVMAP, p->slot, strerror(-err));
 		break;
 	case BPFWD_MODE_FLOOD:
-		err = xdp_flood_set(t, c->in, true);
+		err = xdp_flood_set(t, c->in, true, c->group,
+				    xdp_prog_fd(skel, "flood_egress"));
 		if (err)
 			p_err("%s: join %s: %s", c->dev, BPFWD_MAP_FLOOD,
 			      strerror(-err));
@@ -331,7 +353,7 @@ static void maps_clear(struct table *t, uint32_t ifindex, uint32_t slot,
 		xdp_devmap_set(t, slot, 0);
 		break;
 	case BPFWD_MODE_FLOOD:
-		xdp_flood_set(t, ifindex, false);
+		xdp_flood_set(t, ifindex, false, 0, -1);
 		break;
 	case BPFWD_MODE_CPUMAP:
 		if (keep != BPFWD_MODE_CPUMAP) {
@@ -428,8 +450,7 @@ static int xdp_add(struct xdp_cfg *c)
 		p_err("%s: table full (%d ports)", c->dev, BPFWD_MAX_SLOTS - 1);
 		goto fail_table;
 	}
-	err = xdp_load(&t, prog_of(c->mode), c->mode == BPFWD_MODE_CPUMAP, 0,
-		       &skel);
+	err = xdp_load(&t, prog_of(c->mode), extra_of(c->mode), 0, &skel);
 	/* a pin of an older layout is the operator's to remove, not ours */
 	if (err == -EEXIST)
 		own_pins = false;
@@ -518,6 +539,10 @@ static int xdp_replace(struct xdp_cfg *c)
 	}
 	if (!c->has_mode && !c->has_cpus)
 		c->mode = old.mode;
+	/* mode flood without a group keeps the port's */
+	if (c->mode == BPFWD_MODE_FLOOD && old.mode == BPFWD_MODE_FLOOD &&
+	    !c->has_group)
+		xdp_flood_group(&t, c->in, &c->group);
 	/* mode cpumap without a list keeps the port's CPUs */
 	if (c->mode == BPFWD_MODE_CPUMAP && !c->has_cpus) {
 		uint32_t qsize = c->cpus.qsize;
@@ -538,8 +563,7 @@ static int xdp_replace(struct xdp_cfg *c)
 		      c->dev);
 		goto fail;
 	}
-	err = xdp_load(&t, prog_of(c->mode), c->mode == BPFWD_MODE_CPUMAP, 0,
-		       &skel);
+	err = xdp_load(&t, prog_of(c->mode), extra_of(c->mode), 0, &skel);
 	if (err)
 		goto fail;
 	p = old;
@@ -601,6 +625,7 @@ void xdp_show_one(struct table *t, uint32_t ifindex,
 	char in[IF_NAMESIZE], out[IF_NAMESIZE], list[512];
 	struct bpfwd_cpus c;
 	bool attached = xdp_port_attached(t, ifindex);
+	uint32_t group;
 
 	open_json_object(NULL);
 	print_string(PRINT_ANY, "dev", "%s", ifname_of(ifindex, in));
@@ -624,6 +649,8 @@ void xdp_show_one(struct table *t, uint32_t ifindex,
 			print_string(PRINT_ANY, "then_hook", " and %s redirect",
 				     p->flags & BPFWD_F_CPU_TCX ? "tcx" : "tc");
 	}
+	if (p->mode == BPFWD_MODE_FLOOD && !xdp_flood_group(t, ifindex, &group))
+		print_u64(PRINT_ANY, "group", " group %llu", group);
 	print_string(PRINT_ANY, "hook", " hook %s", hook_name(p->hook));
 	print_string(PRINT_ANY, "xdp_mode", " xdp-mode %s",
 		     p->flags & BPFWD_F_XDP_GENERIC ? "generic" : "native");

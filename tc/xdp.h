@@ -15,7 +15,7 @@
 #define HELP_SPEC_XDP \
 	"XDP_SPEC := dev IN { to OUT [ mode { redirect | map } ] |\n" \
 	"                     cpus LIST [ qsize N ] [ then pass ] [ to OUT ] |\n" \
-	"                     mode flood } hook xdp\n" \
+	"                     mode flood [ group N ] } hook xdp\n" \
 	"            [ xdp-mode { native | generic } ]\n"
 
 /* Whether a port add/replace command is for an XDP port. */

@@ -52,6 +52,7 @@ static const struct map_layout xdp_maps[] = {
 	  sizeof(struct bpfwd_kthread), 1 },
 	{ BPFWD_MAP_FLOOD, BPF_MAP_TYPE_DEVMAP_HASH,
 	  sizeof(struct bpf_devmap_val), BPFWD_MAX_PORTS },
+	{ BPFWD_MAP_GROUPS, BPF_MAP_TYPE_HASH, sizeof(__u32), BPFWD_MAX_PORTS },
 };
 
 static void pin_path(struct table *t, const char *name, char *buf,
@@ -115,7 +116,7 @@ static int pin_devmap(struct table *t, struct bpf_map *map,
 	return bpf_obj_pin(bpf_map__fd(map), path) ? -errno : 0;
 }
 
-int xdp_load(struct table *t, const char *prog, bool cpu_prog,
+int xdp_load(struct table *t, const char *prog, const char *extra,
 	     uint32_t cpumap_id, struct xdp **skelp)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = t->dir);
@@ -147,7 +148,7 @@ int xdp_load(struct table *t, const char *prog, bool cpu_prog,
 
 		bpf_program__set_autoload(p,
 			(prog && !strcmp(name, prog)) ||
-			(cpu_prog && !strcmp(name, "xdp_cpu_then")) ||
+			(extra && !strcmp(name, extra)) ||
 			(cpumap_id && !strcmp(name, "kthread_tp")));
 	}
 	err = xdp__load(skel);
@@ -395,11 +396,33 @@ int xdp_devmap_set(struct table *t, uint32_t slot, uint32_t ifindex)
 	return map_update(t, BPFWD_MAP_DEVMAP, slot, ifindex ? &v : NULL);
 }
 
-int xdp_flood_set(struct table *t, uint32_t ifindex, bool member)
+int xdp_flood_set(struct table *t, uint32_t ifindex, bool member,
+		  uint32_t group, int egress_fd)
 {
-	struct bpf_devmap_val v = { .ifindex = ifindex };
+	struct bpf_devmap_val v = { .ifindex = ifindex,
+				    .bpf_prog.fd = egress_fd };
+	int err;
 
-	return map_update(t, BPFWD_MAP_FLOOD, ifindex, member ? &v : NULL);
+	if (!member) {
+		map_update(t, BPFWD_MAP_FLOOD, ifindex, NULL);
+		return map_update(t, BPFWD_MAP_GROUPS, ifindex, NULL);
+	}
+	/* the group first: a copy to a port without one is dropped */
+	err = map_update(t, BPFWD_MAP_GROUPS, ifindex, &group);
+	if (!err)
+		err = map_update(t, BPFWD_MAP_FLOOD, ifindex, &v);
+	return err;
+}
+
+int xdp_flood_group(struct table *t, uint32_t ifindex, uint32_t *group)
+{
+	int fd = xdp_map_fd(t, BPFWD_MAP_GROUPS), err;
+
+	if (fd < 0)
+		return fd;
+	err = bpf_map_lookup_elem(fd, &ifindex, group) ? -errno : 0;
+	close(fd);
+	return err;
 }
 
 int xdp_cpus_get(struct table *t, uint32_t slot, struct bpfwd_cpus *c)
@@ -536,7 +559,7 @@ int xdp_kthread_ensure(struct table *t)
 	close(fd);
 	if (err)
 		return err;
-	err = xdp_load(t, NULL, false, info.id, &skel);
+	err = xdp_load(t, NULL, NULL, info.id, &skel);
 	if (err)
 		return err;
 	link = bpf_program__attach(skel->progs.kthread_tp);
@@ -609,7 +632,7 @@ int xdp_port_detach(struct table *t, uint32_t ifindex, const char *dev)
 		xdp_devmap_set(t, p.slot, 0);
 		break;
 	case BPFWD_MODE_FLOOD:
-		xdp_flood_set(t, ifindex, false);
+		xdp_flood_set(t, ifindex, false, 0, -1);
 		break;
 	case BPFWD_MODE_CPUMAP:
 		fd = xdp_map_fd(t, BPFWD_MAP_CPUS);

@@ -22,10 +22,10 @@ struct xdp;
 #define XDP_QSIZE_MAX		16384	/* the kernel's limit */
 
 /* Opens xdp.o with the table's directory as pin root and loads the
- * program named @prog (and, when @cpu_prog, the cpumap program too; with
- * @cpumap_id the kthread tracepoint program instead of @prog).
+ * program named @prog, and @extra too (the cpumap or devmap program of
+ * a mode); with @cpumap_id the kthread tracepoint program.
  */
-int xdp_load(struct table *t, const char *prog, bool cpu_prog,
+int xdp_load(struct table *t, const char *prog, const char *extra,
 	     uint32_t cpumap_id, struct xdp **skel);
 int xdp_prog_fd(struct xdp *skel, const char *prog);
 void xdp_free(struct xdp *skel);
@@ -48,7 +48,10 @@ uint32_t xdp_our_prog(int ifindex, bool generic);
 int xdp_map_fd(struct table *t, const char *name);
 
 int xdp_devmap_set(struct table *t, uint32_t slot, uint32_t ifindex);
-int xdp_flood_set(struct table *t, uint32_t ifindex, bool member);
+/* Joins (with the devmap program @egress_fd) or leaves the flood ports. */
+int xdp_flood_set(struct table *t, uint32_t ifindex, bool member,
+		  uint32_t group, int egress_fd);
+int xdp_flood_group(struct table *t, uint32_t ifindex, uint32_t *group);
 /* Creates (or checks) the cpumap queues of @c, then writes the list. */
 int xdp_cpus_set(struct table *t, uint32_t slot, uint32_t ifindex,
 		 const struct bpfwd_cpus *c, int cpu_prog_fd);

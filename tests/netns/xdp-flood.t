@@ -4,8 +4,8 @@
 #
 # XDP flood: three ports of the dut in mode flood, each frame broadcast
 # (BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS) to every other flood port
-# and never back out of the one it came in by; a port leaving the group
-# gets nothing more.  gen (g0) -- d0 | dut | d1 -- s0 (sink) and
+# and never back out of the one it came in by; a port in another group
+# gets none of them, and a port leaving the flood ports nothing more.  gen (g0) -- d0 | dut | d1 -- s0 (sink) and
 # d2 -- s1 (sink2), sink and sink2 without replies (blackhole routes),
 # so what reaches g0 could only be gen's own frames coming back.
 source "$(dirname "$0")/../lib.sh"
@@ -44,6 +44,22 @@ is "$(($(udp_noports "$sink") - u0))" $N "sink's stack got all $N"
 is "$(($(rx_packets "$sink2" s1) - s1))" $N "sink2 got a copy of each"
 is "$(($(rx_packets "$gen" g0) - g0))" 0 "none came back out of d0 (exclude ingress)"
 ge "$(stats_of "$dut" d0 packets)" $N "d0 counted them"
+
+# groups: d2 moves to group 2, d0 and d1 stay in group 0
+check "replace d2 into group 2" bpfwd_ns "$dut" port replace dev d2 mode flood group 2
+is "$(bpfwd_ns "$dut" -j port show | jq -r 'map(select(.dev == "d2"))[0].group')" 2 \
+	"port show: d2 in group 2"
+s1=$(rx_packets "$sink2" s1)
+u0=$(udp_noports "$sink")
+send_udp "$gen" 192.0.2.2 $N
+wait_for $((u0 + N)) udp_noports "$sink"
+is "$(($(udp_noports "$sink") - u0))" $N "group 0: sink still gets all $N"
+is "$(($(rx_packets "$sink2" s1) - s1))" 0 "group 2: sink2 gets none of group 0's"
+check "replace d2 back into group 0" bpfwd_ns "$dut" port replace dev d2 mode flood group 0
+s1=$(rx_packets "$sink2" s1)
+send_udp "$gen" 192.0.2.2 $N
+wait_for $((s1 + N)) rx_packets "$sink2" s1
+is "$(($(rx_packets "$sink2" s1) - s1))" $N "group 0 again: sink2 gets a copy of each"
 
 check "d2 leaves the group" bpfwd_ns "$dut" port del dev d2
 s1=$(rx_packets "$sink2" s1)

@@ -177,6 +177,10 @@ refused "cpus with mode map" 2 'cpus goes with mode cpumap, not mode map' \
 	port add dev d0 to d1 hook xdp mode map cpus 0
 refused "flood with to" 2 'mode flood sends to every other flood port' \
 	port add dev d0 to d1 hook xdp mode flood
+refused "group out of range" 2 'group "70000": out of range' \
+	port add dev d0 hook xdp mode flood group 70000
+refused "group without flood" 2 'group goes with mode flood' \
+	port add dev d0 to d1 hook xdp group 1
 refused "at egress" 2 'at does not apply to hook xdp' port add dev d0 to d1 hook xdp at egress
 refused "cpus with hook tc" 2 'hook tc does not take cpus' port add dev d0 to d1 hook tc cpus 0
 refused "unknown word" 2 'unknown argument "fast"' port add dev d0 to d1 hook xdp fast

@@ -195,6 +195,7 @@ static void check_layout(struct env *e)
 		{ BPFWD_MAP_CPUSTAT, sizeof(struct bpfwd_cpustat) },
 		{ BPFWD_MAP_KTHREAD, sizeof(struct bpfwd_kthread) },
 		{ BPFWD_MAP_FLOOD, sizeof(struct bpf_devmap_val) },
+		{ BPFWD_MAP_GROUPS, sizeof(__u32) },
 	};
 	char name[96];
 	size_t i;
