@@ -60,7 +60,7 @@ boot()
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 net.ifnames=0 vmtest.kernel=$label vmtest.only=$VMTEST_ONLY vmtest.suites=$VMTEST_HOST_SUITES" \
 		-serial "file:$con" -serial stdio </dev/null |
-		tr -d '\r' | tee "$tap"
+		sed -u 's/\r$//' | tee "$tap"
 	rc=${PIPESTATUS[0]}
 	log "$label: guest ran $(( $(date +%s) - start ))s, qemu exit $rc"
 
