@@ -211,7 +211,28 @@ in_ns "$sink" ethtool -K s1 gro on >/dev/null
 in_ns "$sink" sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.s1.rp_filter=0
 ip -n "$gen" neigh replace 192.0.2.2 lladdr ff:ff:ff:ff:ff:ff dev g0 nud permanent
 bpfwd_ns "$dut" port add dev d0 to d1 hook xdp
+# ring_drops: frames the veth rings on the way had no room for (a loaded
+# machine starves their NAPI threads); a replace window would instead
+# pass frames to the dut's stack
+ring_drops() {
+	local n=0 v d
+	v=$(ip -n "$gen" -s -j link show g0 | jq '.[0].stats64.tx.dropped')
+	n=$((n + v))
+	for d in d1 d2; do
+		v=$(in_ns "$dut" ethtool -S $d | awk '/tx_queue_0_xdp_xmit_errors:/ { print $2 }')
+		n=$((n + v))
+		v=$(ip -n "$dut" -s -j link show $d | jq '.[0].stats64.tx.dropped')
+		n=$((n + v))
+	done
+	for d in s0 s1; do
+		v=$(in_ns "$sink" ethtool -S $d | awk '/rx_queue_0_drops:/ { print $2 }')
+		n=$((n + v))
+	done
+	echo $n
+}
 u0=$(udp_noports "$sink")
+r0=$(ring_drops)
+i0=$(ip_inreceives "$dut")
 M=8000
 send_udp "$gen" 192.0.2.2 $M &
 sender=$!
@@ -225,11 +246,18 @@ while kill -0 $sender 2>/dev/null; do
 	done
 done
 wait $sender
-wait_for $((u0 + M)) udp_noports "$sink"
-diag "$swaps replaces during the stream"
+# a cpumap kthread (nice 0) may wait long on a machine busy with nice -20
+# work (a bench): up to 20 s for the last frames
+for i in 1 2 3 4; do
+	wait_for $((u0 + M - $(ring_drops) + r0)) udp_noports "$sink" && break
+done
+got=$(($(udp_noports "$sink") - u0))
+drops=$(($(ring_drops) - r0))
+diag "$swaps replaces during the stream; $got at the sink, $drops dropped by full rings"
 ge "$swaps" 4 "replace under traffic: every mode came round while traffic flowed"
 is "$fails" 0 "replace under traffic: every replace succeeded"
-is "$(($(udp_noports "$sink") - u0))" $M "replace under traffic: the sink counted all $M"
+is "$((got + drops))" $M "replace under traffic: each of $M reached the sink or a full ring"
+is "$(($(ip_inreceives "$dut") - i0))" 0 "replace under traffic: none fell through to the dut's stack"
 check "replace under traffic: del" bpfwd_ns "$dut" port del dev d0
 is "$(pins_left)" 0 "replace under traffic: no pin left"
 topo_del
