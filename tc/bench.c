@@ -65,11 +65,10 @@ int bench_help(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	printf("Usage: bpfwd bench [ method LIST ] [ rounds N ] [ duration S ] [ size BYTES ]\n"
-	       "                  [ plot FILE.png|FILE.svg ] [ save FILE.json ] [ noise PCT ]\n"
-	       "                  [ count tc|xdp ] [ dev GEN DUT_IN DUT_OUT SINK ]\n"
-	       "       LIST := all | NAME[,NAME...]   (bpfwd bench list shows the methods)\n"
-	       "       defaults: all methods, rounds 5, duration 2, size 64, noise %d\n",
-	       NOISE_PCT_DEF);
+	       "                   [ plot FILE.png|FILE.svg ] [ save FILE.json ] [ noise PCT ]\n"
+	       "                   [ count { tc | xdp } ] [ dev GEN DUT_IN DUT_OUT SINK ]\n"
+	       "       bpfwd bench list\n"
+	       "where  LIST := { all | NAME[,NAME...] }\n");
 	return BPFWD_EXIT_OK;
 }
 

@@ -34,12 +34,8 @@ int gen_help(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	printf("Usage: bpfwd gen dev DEV [ count N | duration S ] [ size BYTES ]\n"
-	       "                [ flows N ] [ src MAC|IP|MAC/IP ] [ dst MAC|IP|MAC/IP ]\n"
-	       "                [ ipv6 ] [ cpu C ]\n"
-	       "       size: frame on the wire with FCS (64-1518, default 64, ipv6 66)\n"
-	       "       flows: UDP source ports used round robin (default %d)\n"
-	       "       default: duration 10; dst MAC from the neighbour table\n",
-	       LIVEGEN_FLOWS_DEF);
+	       "                [ flows N ] [ src ADDR ] [ dst ADDR ] [ ipv6 ] [ cpu C ]\n"
+	       "where  ADDR := { MAC | IP | MAC/IP }\n");
 	return BPFWD_EXIT_OK;
 }
 
