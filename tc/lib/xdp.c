@@ -437,8 +437,8 @@ int xdp_cpus_get(struct table *t, uint32_t slot, struct bpfwd_cpus *c)
 	return err;
 }
 
-/* Marks in @used the CPUs of every cpumap port but @skip (by ifindex);
- * @owner gets the ifindex of one user per CPU.
+/* For each CPU that a cpumap port other than @skip (an ifindex) lists,
+ * @owner[cpu] gets the ifindex of one such port; 0 for the others.
  */
 static void cpus_in_use(struct table *t, uint32_t skip, uint32_t *owner)
 {
