@@ -5,7 +5,8 @@
 # examples/xdp-cpumap.sh in its namespace mode: it exits 0, every
 # datagram reaches the sink (then on to d1) and the dut's stack (then
 # pass), the per-CPU figures show the cpumap program and the kthread at
-# work on every CPU (many flows), and no namespace or pin is left.
+# work on every CPU (many flows), and no namespace or pin is left.  Then
+# its device mode on a namespace of this test: add, -d, bad arguments.
 source "$(dirname "$0")/../lib.sh"
 need_bpfwd
 command -v ethtool >/dev/null || skip_all "ethtool missing"
@@ -27,5 +28,19 @@ is "$(grep -c '^  cpu[0-9]*: [1-9][0-9]* frames.*kthread processed [1-9]' <<<"$O
 like "$OUT" "cpumap cpu0: packets" "bpfwd stats prints the cpumap figures"
 is "$(ip netns list 2>/dev/null | grep -c '^bpfwd-xdp-cpumap-')" 0 "no namespace left over"
 is "$(pins)" "$pins0" "no pin left over"
+
+# device mode, on devices of a namespace of this test: adds the port and
+# leaves it; -d removes it; a missing CPU list changes nothing
+topo || { not_ok topology; done_testing; }
+in_ns "$sink" ethtool -K s0 gro on >/dev/null
+in_ns "$dut" "$TOP/examples/xdp-cpumap.sh" d0 0 d1 >/dev/null
+is "$?" 0 "device mode: adds d0 on cpu 0 to d1"
+is "$(bpfwd_ns "$dut" -j port show | jq -r '.[0] | "\(.dev) \(.mode) \(.cpus) \(.to) \(.attached)"')" \
+	"d0 cpumap 0 d1 true" "device mode: the port is there"
+out=$(in_ns "$dut" "$TOP/examples/xdp-cpumap.sh" d1 2>&1)
+is "$?" 1 "device mode without CPUS: exit 1"
+like "$out" "usage: .* IN CPUS \[OUT\]" "device mode without CPUS: says the usage"
+check "-d removes it" in_ns "$dut" "$TOP/examples/xdp-cpumap.sh" -d d0
+is "$(bpfwd_ns "$dut" -j port show | jq length)" 0 "-d: no port left"
 
 done_testing
