@@ -281,6 +281,9 @@ int xdp_check_target(int ifindex, const char *dev)
 	int err;
 
 	ifname_of(ifindex, out);
+	if (!netdev_link(ifindex, &l) && !l.up)
+		pr_warn("%s: target %s is down: XDP drops what it redirects there until it is up",
+			dev, out);
 	err = netdev_xdp_features(ifindex, &feat);
 	if (err == -EOPNOTSUPP) {
 		pr_info("this kernel does not tell XDP features (Linux < 6.3): cannot check that %s takes XDP frames",

@@ -63,6 +63,19 @@ is "$(($(udp_noports "$sink") - u0))" 20 "generic mode forwards to it"
 bpfwd_ns "$dut" port del dev d0
 in_ns "$sink" ethtool -K s0 gro on >/dev/null
 
+# a target that is down: added with a warning (it may come up later)
+ip -n "$dut" link set d1 down
+out=$(bpfwd_ns "$dut" port add dev d0 to d1 hook xdp 2>&1)
+is "$?" 0 "target down: added"
+like "$out" "d0: target d1 is down: XDP drops what it redirects there until it is up" \
+	"target down: warns"
+ip -n "$dut" link set d1 up
+u0=$(udp_noports "$sink")
+send_udp "$gen" 192.0.2.2 20
+wait_for $((u0 + 20)) udp_noports "$sink"
+is "$(($(udp_noports "$sink") - u0))" 20 "target up again: forwards"
+bpfwd_ns "$dut" port del dev d0
+
 # someone else's program
 if [ -x "$FOREIGN" ] && in_ns "$dut" "$FOREIGN" foreign d0; then
 	out=$(bpfwd_ns "$dut" port add dev d0 to d1 hook xdp 2>&1)
