@@ -7,8 +7,8 @@
  *
  *   port add dev IN to OUT hook xdp [mode redirect|map]
  *            [xdp-mode native|generic]
- *   port add dev IN hook xdp cpus LIST [qsize N] [then pass|to OUT]
- *   port add dev IN hook xdp mode flood
+ *   port add dev IN hook xdp cpus LIST [qsize N] [then pass] [to OUT]
+ *   port add dev IN hook xdp mode flood [group N]
  *
  * The entry goes into the namespace's own table like any port (XDP
  * cannot be loaded by stock tc), so del, flush, show and stats work on
