@@ -1319,6 +1319,7 @@ static int plot(struct bench *b)
 		"set boxwidth 0.8\n"
 		"set ylabel 'Mpps'\n"
 		"set yrange [0:*]\n"
+		"set offsets 0, 0, graph 0.1, 0\n"
 		"set xtics rotate by -30 font ',9'\n"
 		"set grid ytics\n"
 		"unset key\n"
