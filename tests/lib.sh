@@ -153,6 +153,12 @@ mac_of() {
 	ip -n "$1" -j link show "$2" | jq -r '.[0].address'
 }
 
+# tx_dropped NS DEV: frames the device could not pass on (for a veth, a
+# full queue at its peer)
+tx_dropped() {
+	ip -n "$1" -s -j link show "$2" | jq '.[0].stats64.tx.dropped'
+}
+
 # tx_packets NS DEV: the device's transmitted packet count
 tx_packets() {
 	ip -n "$1" -s -j link show "$2" | jq '.[0].stats64.tx.packets'
