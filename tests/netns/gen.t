@@ -52,6 +52,16 @@ js=$(bpfwd_ns "$gen" -j gen dev g0 duration 1)
 is "$?" 0 "gen duration 1 ends by itself"
 ge "$(jq .frames <<<"$js")" 1 "and reports the frames it sent"
 
+# ^C ends a run early; the summary still counts what went out
+"$BPFWD" -n "$gen" -j gen dev g0 duration 60 >"$TMPDIR_T/int" 2>/dev/null &
+pid=$!
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+is "$?" 0 "gen stopped by ^C exits 0"
+is "$(jq .interrupted "$TMPDIR_T/int")" true "and says it was interrupted"
+ge "$(jq .frames "$TMPDIR_T/int")" 1 "and counts the frames it sent"
+
 # 3. IPv6 with explicit addresses
 in_ns "$sink" sysctl -qw net.ipv6.conf.s0.disable_ipv6=0
 ip -n "$sink" addr add 2001:db8::2/64 dev s0 nodad
