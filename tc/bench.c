@@ -1256,10 +1256,10 @@ static void print_setup(struct bench *b)
 	print_u64(PRINT_ANY, "size", ", %llu-byte frames", b->size);
 	print_string(PRINT_ANY, "topology", ", %s", b->own_ns ?
 		     "namespaces gen|dut|sink, one-queue veths" : "given devices");
-	if (b->gen_cpu >= 0) {
+	if (b->gen_cpu >= 0)
 		print_u64(PRINT_ANY, "gen_cpu", ", gen on CPU%llu", b->gen_cpu);
+	if (b->napi_threaded)
 		print_u64(PRINT_ANY, "dut_cpu", ", dut on CPU%llu", b->dut_cpu);
-	}
 	print_bool(PRINT_ANY, "napi_threaded", ", threaded NAPI: %s",
 		   b->napi_threaded);
 	open_json_array("namespaces");
