@@ -37,8 +37,10 @@ int monitor_help(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	printf("Usage: bpfwd monitor [ all ] [ interval S ] [ count N ] [ prom FILE ]\n"
+	printf("Usage: bpfwd monitor [ all ] [ nokfree ] [ interval S ] [ count N ] [ prom FILE ]\n"
 	       "       all: successful redirects too (default: errors only)\n"
+	       "       nokfree: not skb:kfree_skb, the stock kernel's tc error signal\n"
+	       "                (a program run for every frame the box drops)\n"
 	       "       interval: seconds between reports (default 1)\n"
 	       "       count: reports, then exit (default: until SIGINT/SIGTERM)\n"
 	       "       prom: a Prometheus textfile, rewritten atomically each report\n");
@@ -463,6 +465,8 @@ int do_monitor(int argc, char **argv)
 			st.all = true;
 		} else if (is_word(*argv, "errors")) {
 			st.all = false;
+		} else if (is_word(*argv, "nokfree")) {
+			st.no_kfree = true;
 		} else if (is_word(*argv, "interval") && argc > 1) {
 			if (parse_u32(*++argv, &interval, 1, 3600))
 				return usage_err("interval \"%s\": a whole number of seconds, 1-3600",

@@ -81,12 +81,13 @@ static int plan(struct mon *st, bool *want)
 					      BTF_KIND_TYPEDEF) > 0;
 		if (s->when == TC_STOCK)
 			have = have && !tc_tp;
-		want[i] = have && (s->when != ALL_ONLY || st->all);
+		want[i] = have && (s->when != ALL_ONLY || st->all) &&
+			  (s->when != TC_STOCK || !st->no_kfree);
 		pr_info("monitor: %s %s", s->label,
 			!have ? "absent" : want[i] ? "attach" : "skipped (not all)");
 	}
 	st->btf = btf;
-	if (!tc_tp && !want[ARRAY_SIZE(signals) - 1])
+	if (!tc_tp && !want[ARRAY_SIZE(signals) - 1] && !st->no_kfree)
 		pr_warn("monitor: no signal for tc redirect errors on this kernel (no tc:tc_redirect_err, no skb:kfree_skb)");
 	return 0;
 }
@@ -169,7 +170,7 @@ static int start(struct mon *st)
 		p_err("open monitor.o: %s", strerror(-err));
 		return err;
 	}
-	st->skel->rodata->netns_cookie = netns_cookie();
+	st->skel->rodata->netns_cookie = st->any_netns ? 0 : netns_cookie();
 	st->skel->rodata->count_all = st->all;
 	if (want[ARRAY_SIZE(signals) - 1] && redirect_ranges(st->skel))
 		pr_warn("monitor: skb_do_redirect not in /proc/kallsyms: tc redirects to a missing ifindex go uncounted");

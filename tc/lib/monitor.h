@@ -29,6 +29,8 @@ struct mon_snapshot {
 
 struct mon {
 	bool all;			/* set before mon_start: successes too */
+	bool any_netns;			/* ... and every namespace's devices */
+	bool no_kfree;			/* ... without skb:kfree_skb (stock tc) */
 	struct monitor *skel;
 	struct btf *btf;		/* the kernel's, for drop reason names */
 	bool attached[MON_SIGNALS];

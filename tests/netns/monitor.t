@@ -252,6 +252,10 @@ for tp in xdp_redirect_err xdp_redirect_map_err xdp_exception xdp_cpumap_kthread
 	fi
 done
 
+mon_start "$solo" nokfree count 2 || not_ok "monitor nokfree starts"
+mon_stop
+is "$(jq -c '.signals | index("skb:kfree_skb")' <<<"$last")" null "nokfree: skb:kfree_skb not attached"
+
 # 7. bad input: one line, exit 2 or 1, nothing left behind (the
 # monitor pins nothing; its programs go with the process)
 pins_before=$(find /sys/fs/bpf | sort)
