@@ -66,6 +66,24 @@ left=$(ls /run/netns 2>/dev/null | grep -- "-$tag\$")
 is "$left" "" "its namespaces are gone after ^C"
 is "$(pins)" "$pins0" "no pins left behind after ^C"
 
+# device mode: four given devices of one namespace, handed back untouched
+setup_ns one || not_ok "namespace"
+ip -n "$one" link add d0 numtxqueues 1 numrxqueues 1 type veth peer g0 numtxqueues 1 numrxqueues 1
+ip -n "$one" link add d1 numtxqueues 1 numrxqueues 1 type veth peer s0 numtxqueues 1 numrxqueues 1
+for d in g0 d0 d1 s0; do ip -n "$one" link set "$d" up; done
+in_ns "$one" ethtool -K d0 gro on >/dev/null
+in_ns "$one" ethtool -K s0 gro on >/dev/null
+before=$(in_ns "$one" tc qdisc show; ip -n "$one" -d link show)
+js=$("$BPFWD" -n "$one" -j bench dev g0 d0 d1 s0 method redirect,tcx,xdp-drop \
+	rounds 1 duration 1 2>"$TMPDIR_T/err")
+is "$?" 0 "bench dev g0 d0 d1 s0 exits 0"
+is "$(jq -r '[.methods[] | select(.status == "ok")] | length' <<<"$js")" 4 \
+	"device mode: bridge, redirect, tcx and xdp-drop all ok"
+is "$(jq -r '.setup.topology' <<<"$js")" "given devices" "device mode says so"
+after=$(in_ns "$one" tc qdisc show; ip -n "$one" -d link show)
+is "$after" "$before" "device mode leaves qdiscs, XDP and links as they were"
+is "$(pins)" "$pins0" "device mode leaves no pins"
+
 # usage
 "$BPFWD" bench method nosuch >/dev/null 2>&1
 is "$?" 2 "an unknown method is a usage error"
