@@ -119,6 +119,9 @@ struct bench {
 	uint32_t rounds, duration, size, noise_pct;
 	int gen_cpu, dut_cpu, sink_cpu;
 	bool count_xdp;		/* count at the sink with XDP, not tc */
+	bool live;		/* stderr is a terminal: rate while measuring */
+	uint32_t cur_round;
+	const char *cur_name;
 	const char *plot;
 	const char *save;	/* the JSON document also goes there */
 	struct gen *sink_cnt;	/* counter on the sink port */
@@ -945,6 +948,7 @@ static int measure(struct bench *b, struct sample *s)
 	int ready[2], result[2], status, fd = b->count_fd;
 	struct gen_child c = { .b = b };
 	static struct ticks tk0, tk1;
+	int ticks;
 	uint64_t c0, c1;
 	double t0, t1, res[2] = { 0, 0 };
 	char ch;
@@ -981,8 +985,18 @@ static int measure(struct bench *b, struct sample *s)
 	c0 = count_read(fd);
 	others_ticks(b, pid, &tk0);
 	t0 = now();
-	while (!bench_stop && now() - t0 < b->duration)
+	for (ticks = 1; !bench_stop && now() - t0 < b->duration; ticks++) {
 		usleep(20000);
+		/* on a terminal, the rate so far (twice a second),
+		 * overwritten by progress()
+		 */
+		if (b->live && !(ticks % 25))
+			fprintf(stderr, "\rbench: round %u/%u %-14s %6.3f Mpps so far ",
+				b->cur_round + 1, b->rounds, b->cur_name,
+				(count_read(fd) - c0) / (now() - t0) / 1e6);
+	}
+	if (b->live)
+		fputs("\r\033[K", stderr);
 	c1 = count_read(fd);
 	others_ticks(b, pid, &tk1);
 	t1 = now();
@@ -1015,6 +1029,8 @@ static int run_row(struct bench *b, struct row *r, uint32_t round)
 	int err;
 
 	b->err[0] = '\0';
+	b->cur_round = round;
+	b->cur_name = m->name;
 	b->count_fd = bpf_map__fd(b->sink_cnt->maps.bpfwd_cnt);
 	err = m->setup(b, m);
 	if (!err)
@@ -1594,6 +1610,7 @@ int do_bench(int argc, char **argv)
 	sigaction(SIGTERM, &sa, &old[1]);
 	sigaction(SIGHUP, &sa, &old[2]);
 
+	b->live = isatty(STDERR_FILENO);
 	load0 = loadavg1();
 	b->own_ns = !devs[0];
 	err = b->own_ns ? topo_build(b) : topo_devices(b, devs);
