@@ -137,15 +137,15 @@ static uint32_t devmap_target(uint32_t map_id, uint32_t index)
 static struct bpfwd_mon_key display_key(const struct bpfwd_mon_key *k)
 {
 	struct bpfwd_mon_key d = *k;
-	uint32_t to;
+	uint32_t to = 0;
 
-	if (k->kind == BPFWD_TGT_INDEX && k->map_id &&
-	    (to = devmap_target(k->map_id, k->target))) {
+	if (k->kind == BPFWD_TGT_INDEX && k->map_id)
+		to = devmap_target(k->map_id, k->target);
+	if (to) {
 		d.kind = BPFWD_TGT_DEV;
 		d.target = to;
 		return d;
 	}
-
 	if ((k->flags & BPFWD_MON_F_KFREE) && k->kind == BPFWD_TGT_NONE &&
 	    k->ifindex) {
 		d.target = port_target(k->ifindex);
