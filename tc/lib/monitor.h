@@ -3,7 +3,18 @@
  *
  * The redirect monitor (monitor.bpf.c) as a library: start it, read its
  * counters, stop it.  Nothing is pinned; the programs live as long as
- * the struct mon that holds them.
+ * the struct mon that holds them.  Around a measurement:
+ *
+ *	struct mon m = { .all = true, .any_netns = true };
+ *
+ *	if (mon_start(&m))
+ *		return -1;	(the reason is printed)
+ *	... send traffic ...
+ *	mon_stop(&m);
+ *
+ * Without any_netns only devices of the calling thread's network
+ * namespace are counted (the others still run the program up to that
+ * check).
  */
 #ifndef __BPFWD_LIB_MONITOR_H
 #define __BPFWD_LIB_MONITOR_H
