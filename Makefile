@@ -53,7 +53,7 @@ DEPS	:= clang llvm gcc make pkg-config libbpf-dev libmnl-dev libelf-dev \
 
 all: $(BPF_OBJS) $(OUTPUT)/bpfwd $(OUTPUT)/e_bpfwd.so
 
-$(OUTPUT)/bpf/%.o: bpf/%.bpf.c bpf/bpfwd.h Makefile
+$(OUTPUT)/bpf/%.o: bpf/%.bpf.c $(wildcard bpf/*.h) Makefile
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@

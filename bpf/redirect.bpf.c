@@ -16,32 +16,13 @@
  * program type from its command line, bpfwd's loader sets it per
  * program.  A frame whose port has no table entry passes untouched.
  */
+#include <stdbool.h>
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
 #include <linux/pkt_cls.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
-#include "bpfwd.h"
-
-#ifndef ETH_ZLEN
-#define ETH_ZLEN 60
-#endif
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, BPFWD_MAX_PORTS);
-	__type(key, __u32);
-	__type(value, struct bpfwd_port);
-	__uint(pinning, LIBBPF_PIN_BY_NAME);
-} bpfwd_ports SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, BPFWD_MAX_SLOTS);
-	__type(key, __u32);
-	__type(value, struct bpfwd_stats);
-	__uint(pinning, LIBBPF_PIN_BY_NAME);
-} bpfwd_stats SEC(".maps");
+#include "tables.bpf.h"
 
 static __always_inline struct bpfwd_stats *slot_stats(__u32 slot)
 {
@@ -115,15 +96,23 @@ static __always_inline int do_redirect(struct __sk_buff *skb, __u64 flags)
 	return account(s, skb, bpf_redirect(p->target, flags));
 }
 
-static __always_inline int do_clone(struct __sk_buff *skb, __u64 flags)
+/* A clone to the target.  @keep false: the original is dropped, as the
+ * 2015 tcbpf1 sample did (mode clone).  @keep true: a tap, the original
+ * carries on as if the program were not there (mode mirror;
+ * TC_ACT_UNSPEC: the next tc filter, or on tcx the next program, then
+ * the stack).
+ */
+static __always_inline int do_clone(struct __sk_buff *skb, __u64 flags,
+				    bool keep)
 {
+	int verdict = keep ? TC_ACT_UNSPEC : TC_ACT_SHOT;
 	struct bpfwd_stats *s = NULL;
 	const struct bpfwd_port *p = port_lookup(skb, &s);
 	__u32 len = skb->len;
 	long err;
 
 	if (!p)
-		return TC_ACT_OK;
+		return keep ? TC_ACT_UNSPEC : TC_ACT_OK;
 	err = bpf_clone_redirect(skb, p->target, flags);
 	if (s) {
 		/* > 0 is NET_XMIT_CN: congested, but the clone was queued */
@@ -133,34 +122,10 @@ static __always_inline int do_clone(struct __sk_buff *skb, __u64 flags)
 			s->packets++;
 			s->bytes += len;
 		}
-		s->dropped++;
+		if (!keep)
+			s->dropped++;
 	}
-	return TC_ACT_SHOT;
-}
-
-/* A tap: the copy goes to the target, the original carries on as if the
- * program were not there (TC_ACT_UNSPEC: the next tc filter, or on tcx
- * the next program, then the stack).
- */
-static __always_inline int do_mirror(struct __sk_buff *skb, __u64 flags)
-{
-	struct bpfwd_stats *s = NULL;
-	const struct bpfwd_port *p = port_lookup(skb, &s);
-	__u32 len = skb->len;
-	long err;
-
-	if (!p)
-		return TC_ACT_UNSPEC;
-	err = bpf_clone_redirect(skb, p->target, flags);
-	if (s) {
-		if (err < 0) {
-			s->err_clone++;
-		} else {
-			s->packets++;
-			s->bytes += len;
-		}
-	}
-	return TC_ACT_UNSPEC;
+	return verdict;
 }
 
 SEC("redirect_xmit")
@@ -178,25 +143,25 @@ int rd_recv(struct __sk_buff *skb)
 SEC("clone_redirect_xmit")
 int clone_xmit(struct __sk_buff *skb)
 {
-	return do_clone(skb, 0);
+	return do_clone(skb, 0, false);
 }
 
 SEC("clone_redirect_recv")
 int clone_recv(struct __sk_buff *skb)
 {
-	return do_clone(skb, BPF_F_INGRESS);
+	return do_clone(skb, BPF_F_INGRESS, false);
 }
 
 SEC("mirror_xmit")
 int mir_xmit(struct __sk_buff *skb)
 {
-	return do_mirror(skb, 0);
+	return do_clone(skb, 0, true);
 }
 
 SEC("mirror_recv")
 int mir_recv(struct __sk_buff *skb)
 {
-	return do_mirror(skb, BPF_F_INGRESS);
+	return do_clone(skb, BPF_F_INGRESS, true);
 }
 
 /* To the peer of a veth/netkit target, straight into the peer's netns

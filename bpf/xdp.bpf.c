@@ -29,7 +29,7 @@
 #include <linux/ip.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
-#include "bpfwd.h"
+#include "tables.bpf.h"
 
 #ifndef ETH_ZLEN
 #define ETH_ZLEN 60
@@ -38,22 +38,6 @@
 #define BPF_F_BROADCAST		(1ULL << 3)
 #define BPF_F_EXCLUDE_INGRESS	(1ULL << 4)
 #endif
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, BPFWD_MAX_PORTS);
-	__type(key, __u32);
-	__type(value, struct bpfwd_port);
-	__uint(pinning, LIBBPF_PIN_BY_NAME);
-} bpfwd_ports SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, BPFWD_MAX_SLOTS);
-	__type(key, __u32);
-	__type(value, struct bpfwd_stats);
-	__uint(pinning, LIBBPF_PIN_BY_NAME);
-} bpfwd_stats SEC(".maps");
 
 /* The devmaps are pinned by bpfwd, not by libbpf: the kernel adds
  * BPF_F_RDONLY_PROG to a devmap's flags, which libbpf 1.1 then takes for
