@@ -102,7 +102,6 @@ static int parse_port(int argc, char **argv, struct port_cfg *c, bool full)
 	static const char *const hooks[] = { "none", "tc", "tcx", "act" };
 	static const char *const dirs[] = { "ingress", "egress" };
 	uint32_t v = 0;
-	int err;
 
 	memset(c, 0, sizeof(*c));
 	c->prio = 1;
@@ -140,12 +139,8 @@ static int parse_port(int argc, char **argv, struct port_cfg *c, bool full)
 			c->has_hook = true;
 		} else if (full && is_word(*argv, "prio")) {
 			NEXT_ARG();
-			err = parse_u32(*argv, &c->prio, 1, 0xffff);
-			if (err)
-				return usage_err("prio \"%s\": %s", *argv,
-						 err == -ERANGE ?
-						 "out of range (1-65535)" :
-						 "not a number");
+			if (arg_u32("prio", *argv, &c->prio, 1, 0xffff))
+				return BPFWD_EXIT_USAGE;
 			c->has_prio = true;
 		} else {
 			return usage_err("unknown argument \"%s\"", *argv);

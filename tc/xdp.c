@@ -165,7 +165,6 @@ static int parse_cpus(const char *a, struct xdp_cfg *c)
 static int parse_xdp(int argc, char **argv, struct xdp_cfg *c, bool replace)
 {
 	uint32_t v;
-	int err;
 
 	memset(c, 0, sizeof(*c));
 	c->cpus.qsize = XDP_QSIZE_DEFAULT;
@@ -199,22 +198,14 @@ static int parse_xdp(int argc, char **argv, struct xdp_cfg *c, bool replace)
 				return BPFWD_EXIT_USAGE;
 		} else if (is_word(*argv, "qsize")) {
 			NEXT_ARG();
-			err = parse_u32(*argv, &v, 1, XDP_QSIZE_MAX);
-			if (err)
-				return usage_err("qsize \"%s\": %s", *argv,
-						 err == -ERANGE ?
-						 "out of range (1-16384)" :
-						 "not a number");
+			if (arg_u32("qsize", *argv, &v, 1, XDP_QSIZE_MAX))
+				return BPFWD_EXIT_USAGE;
 			c->cpus.qsize = v;
 			c->has_qsize = true;
 		} else if (is_word(*argv, "group")) {
 			NEXT_ARG();
-			err = parse_u32(*argv, &c->group, 0, 0xffff);
-			if (err)
-				return usage_err("group \"%s\": %s", *argv,
-						 err == -ERANGE ?
-						 "out of range (0-65535)" :
-						 "not a number");
+			if (arg_u32("group", *argv, &c->group, 0, 0xffff))
+				return BPFWD_EXIT_USAGE;
 			c->has_group = true;
 		} else if (is_word(*argv, "then")) {
 			NEXT_ARG();

@@ -95,6 +95,19 @@ int parse_u32(const char *s, uint32_t *v, uint32_t min, uint32_t max)
 	return 0;
 }
 
+int arg_u32(const char *key, const char *arg, uint32_t *v, uint32_t min,
+	    uint32_t max)
+{
+	int err = parse_u32(arg, v, min, max);
+
+	if (err == -ERANGE)
+		return usage_err("%s \"%s\": out of range (%u-%u)", key, arg,
+				 min, max);
+	if (err)
+		return usage_err("%s \"%s\": not a number", key, arg);
+	return 0;
+}
+
 int cmd_select(const struct cmd *cmds, int argc, char **argv,
 	       const char *what, int (*help)(int argc, char **argv))
 {

@@ -45,6 +45,11 @@ int usage_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool matches(const char *arg, const char *word);	/* arg is a prefix */
 bool is_word(const char *arg, const char *word);	/* exact */
 int parse_u32(const char *s, uint32_t *v, uint32_t min, uint32_t max);
+/* parse_u32() for a keyword's value: on bad input prints 'KEY "ARG": out
+ * of range (MIN-MAX)' or 'not a number' and returns BPFWD_EXIT_USAGE.
+ */
+int arg_u32(const char *key, const char *arg, uint32_t *v, uint32_t min,
+	    uint32_t max);
 
 /* Command dispatch with prefix matching; ambiguous prefixes rejected. */
 struct cmd {
