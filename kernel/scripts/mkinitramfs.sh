@@ -16,7 +16,7 @@ set -euo pipefail
 
 out=${1:?usage: mkinitramfs.sh OUT [DEBROOT]}
 debroot=${2:-}
-apt_ensure busybox-static cpio iproute2 bpftool jq util-linux >/dev/null ||
+apt_ensure busybox-static cpio iproute2 bpftool jq util-linux ethtool >/dev/null ||
 	die "initramfs tools missing"
 
 work=$(mktemp -d)
@@ -46,7 +46,7 @@ for a in $("$r/bin/busybox" --list); do
 done
 # Real iproute2 and friends shadow the busybox applets by full path.
 for b in /usr/sbin/ip /usr/sbin/tc /usr/sbin/bpftool /bin/bash /usr/bin/jq \
-	 /usr/bin/nsenter /usr/bin/unshare; do
+	 /usr/bin/nsenter /usr/bin/unshare /usr/sbin/ethtool /usr/sbin/bridge; do
 	copy_bin "$b"
 done
 cp -L /lib64/ld-linux-x86-64.so.2 "$r/lib64/"

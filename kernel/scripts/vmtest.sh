@@ -22,7 +22,7 @@ set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
 : "${VMTEST_TIMEOUT:=900}"
-: "${VMTEST_ONLY:=*.sh}"
+: "${VMTEST_ONLY:=[0-9]*.sh}"
 : "${VMTEST_MEM:=1024}"
 : "${VMTEST_HOST_SUITES:=netns/redirect.t,netns/modes.t}"
 
