@@ -5,15 +5,32 @@
 # A one-round, one-second bpfwd bench runs every method and prints one
 # valid JSON document: every row is ok (something reached the sink) or
 # skipped with a reason, and its namespaces and pins are gone afterwards,
-# also when it is interrupted with ^C.  No rate is asserted: timing lives
-# in make bench.
+# also when it is interrupted with ^C.  The monitor rows (OFF+mon-errors,
+# OFF+mon-all) carry their comparison with OFF and leave no monitor
+# program loaded.  No rate is asserted: timing lives in make bench.
 source "$(dirname "$0")/../lib.sh"
 need_bpfwd
 command -v jq >/dev/null || skip_all "jq missing"
 
 pins() { find /sys/fs/bpf -mindepth 1 ! -name '*.debug' 2>/dev/null | sort; }
+# ids of loaded monitor programs (monitor.bpf.c names them mon_*)
+mon_progs() {
+	bpftool -j prog show 2>/dev/null |
+		jq -r '.[] | select((.name // "") | startswith("mon_")) | .id' | sort
+}
+# how many of them were not there before ($1): freeing them may lag
+mon_new() { comm -13 <(echo "$1") <(mon_progs) | grep -c .; }
+mon_gone() {
+	local i
+	for ((i = 0; i < 50; i++)); do
+		[ "$(mon_new "$1")" = 0 ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
 
 pins0=$(pins)
+mon0=$(mon_progs)
 js=$("$BPFWD" -j bench rounds 1 duration 1 2>"$TMPDIR_T/err")
 rc=$?
 is "$rc" 0 "bench rounds 1 duration 1 exits 0"
@@ -41,6 +58,21 @@ for k in mpps_median mpps_min mpps_max ratio_to_bridge; do
 	is "$(jq "[.methods[] | select(.status == \"ok\") | has(\"$k\")] | all" <<<"$js")" true \
 		"ok rows carry $k"
 done
+mon_rows='.methods[] | select(.name | test("[+]mon-(errors|all)$"))'
+ge "$(jq "[$mon_rows] | length" <<<"$js")" 4 "redirect and xdp have monitor rows"
+for k in off_row ratio_to_off ns_added_per_packet gen_ratio_to_off target_met; do
+	is "$(jq "[$mon_rows | select(.status == \"ok\") | has(\"$k\")] | all" <<<"$js")" true \
+		"ok monitor rows carry $k"
+done
+is "$(jq -r "[$mon_rows | select(.status == \"ok\") |
+	.off_row == (.name | sub(\"[+]mon-.*\"; \"\"))] | all" <<<"$js")" true \
+	"a monitor row is compared with its row without the monitor"
+if command -v bpftool >/dev/null; then
+	mon_gone "$mon0" && ok "no monitor program left loaded" ||
+		not_ok "no monitor program left loaded: $(mon_new "$mon0") new"
+else
+	skip "bpftool missing: monitor programs not checked"
+fi
 
 left=""
 for ns in $(jq -r '.setup.namespaces[]' <<<"$js"); do
@@ -50,7 +82,7 @@ is "$left" "" "its namespaces are gone"
 is "$(pins)" "$pins0" "no pins left behind"
 
 # ^C in the middle of a round: the same cleanup
-"$BPFWD" bench method redirect,tcx rounds 3 duration 2 >/dev/null 2>"$TMPDIR_T/int" &
+"$BPFWD" bench method redirect+mon-all,tcx rounds 3 duration 2 >/dev/null 2>"$TMPDIR_T/int" &
 pid=$!
 for _ in $(seq 50); do
 	grep -q "round 1/3" "$TMPDIR_T/int" && break
@@ -65,6 +97,12 @@ like "$tag" "^[a-z0-9]{4}$" "it named its namespaces on stderr"
 left=$(ls /run/netns 2>/dev/null | grep -- "-$tag\$")
 is "$left" "" "its namespaces are gone after ^C"
 is "$(pins)" "$pins0" "no pins left behind after ^C"
+if command -v bpftool >/dev/null; then
+	mon_gone "$mon0" && ok "no monitor program left loaded after ^C" ||
+		not_ok "no monitor program left loaded after ^C: $(mon_new "$mon0") new"
+else
+	skip "bpftool missing: monitor programs not checked"
+fi
 
 # device mode: four given devices of one namespace, handed back untouched
 setup_ns one || not_ok "namespace"
