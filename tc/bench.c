@@ -1291,6 +1291,20 @@ static void print_num(const char *key, const char *fmt, double v)
 #define MON_ERRORS_MAX_COST	0.03
 #define MON_ALL_MAX_NS		150
 
+/* Met only when every round meets the target, not met when none does;
+ * otherwise the rounds straddle it and the median alone would claim
+ * more than this machine measured.
+ */
+static const char *mon_verdict(bool median, bool worst, bool best)
+{
+	if (worst)
+		return "met";
+	if (!best)
+		return "not met";
+	return median ? "unresolved (met at the median, not in every round)" :
+			"unresolved (not met at the median, met in some rounds)";
+}
+
 /* One round of a monitor row against its off row. */
 static void print_mon_round(struct bench *b, struct row *r, uint32_t k)
 {
@@ -1322,6 +1336,10 @@ static void print_mon_cost(struct bench *b, struct row *r)
 	struct stat3 ra = row_vs(b, r, off, VS_RATIO);
 	struct stat3 ns = row_vs(b, r, off, VS_NS);
 	struct stat3 gen = row_vs(b, r, off, VS_GEN);
+	double lo = 1 - MON_ERRORS_MAX_COST;
+	bool med = all ? ns.med <= MON_ALL_MAX_NS : ra.med > lo;
+	bool worst = all ? ns.max <= MON_ALL_MAX_NS : ra.min > lo;
+	bool best = all ? ns.min <= MON_ALL_MAX_NS : ra.max > lo;
 
 	print_nl();
 	print_string(PRINT_ANY, "monitor", "    monitor %-6s", all ? "all" : "errors");
@@ -1338,8 +1356,8 @@ static void print_mon_cost(struct bench *b, struct row *r)
 	print_num("gen_ratio_to_off", " gen x %.2f;", gen.med);
 	print_string(PRINT_ANY, "target", " target %s", all ?
 		     "<= 150 ns/pkt added" : "< 3% cost");
-	print_bool(PRINT_ANY, "target_met", ", met: %s", all ?
-		   ns.med <= MON_ALL_MAX_NS : ra.med > 1 - MON_ERRORS_MAX_COST);
+	print_string(PRINT_ANY, "target_verdict", ": %s",
+		     isnan(ns.med) ? "no data" : mon_verdict(med, worst, best));
 }
 
 static void print_rows(struct bench *b)

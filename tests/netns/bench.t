@@ -60,7 +60,7 @@ for k in mpps_median mpps_min mpps_max ratio_to_bridge; do
 done
 mon_rows='.methods[] | select(.name | test("[+]mon-(errors|all)$"))'
 ge "$(jq "[$mon_rows] | length" <<<"$js")" 4 "redirect and xdp have monitor rows"
-for k in off_row ratio_to_off ns_added_per_packet gen_ratio_to_off target_met; do
+for k in off_row ratio_to_off ns_added_per_packet gen_ratio_to_off target_verdict; do
 	is "$(jq "[$mon_rows | select(.status == \"ok\") | has(\"$k\")] | all" <<<"$js")" true \
 		"ok monitor rows carry $k"
 done
