@@ -226,17 +226,7 @@ static int load_and_attach(struct table *t, const struct port_cfg *c,
 
 static int resolve(struct port_cfg *c)
 {
-	c->in = ifindex_of(c->dev, NULL);
-	if (c->in < 0)
-		return c->in;
-	c->out = ifindex_of(c->to, NULL);
-	if (c->out < 0)
-		return c->out;
-	if (c->in == c->out) {
-		p_err("%s: dev and to are the same device", c->dev);
-		return -EINVAL;
-	}
-	return 0;
+	return resolve_pair(c->dev, c->to, &c->in, &c->out);
 }
 
 static int port_add(struct port_cfg *c)

@@ -257,19 +257,7 @@ static int need_root(void)
 
 static int resolve(struct xdp_cfg *c)
 {
-	c->in = ifindex_of(c->dev, NULL);
-	if (c->in < 0)
-		return c->in;
-	if (!c->to)
-		return 0;
-	c->out = ifindex_of(c->to, NULL);
-	if (c->out < 0)
-		return c->out;
-	if (c->in == c->out) {
-		p_err("%s: dev and to are the same device", c->dev);
-		return -EINVAL;
-	}
-	return 0;
+	return resolve_pair(c->dev, c->to, &c->in, &c->out);
 }
 
 /* The traps, before anything changes.  @in_checked: IN already runs a

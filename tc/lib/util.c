@@ -178,6 +178,24 @@ int ifindex_of(const char *name, const char *role)
 	return idx;
 }
 
+int resolve_pair(const char *dev, const char *to, int *in, int *out)
+{
+	*in = ifindex_of(dev, NULL);
+	if (*in < 0)
+		return *in;
+	*out = 0;
+	if (!to)
+		return 0;
+	*out = ifindex_of(to, NULL);
+	if (*out < 0)
+		return *out;
+	if (*in == *out) {
+		p_err("%s: dev and to are the same device", dev);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 const char *ifname_of(uint32_t ifindex, char *buf)
 {
 	if (!if_indextoname(ifindex, buf))

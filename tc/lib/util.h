@@ -62,6 +62,10 @@ int cmd_select(const struct cmd *cmds, int argc, char **argv,
 /* Interface names: resolved in the current netns, checked for length. */
 int ifname_check(const char *name);
 int ifindex_of(const char *name, const char *role);
+/* A port's two ends: IN, and OUT unless @to is NULL (then *out = 0);
+ * prints the error (unknown device, IN == OUT) and returns -errno.
+ */
+int resolve_pair(const char *dev, const char *to, int *in, int *out);
 const char *ifname_of(uint32_t ifindex, char *buf);
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
