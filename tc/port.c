@@ -89,14 +89,6 @@ static int lookup_word(const char *arg, const char *const *names, int n,
 	return usage_err("unknown %s \"%s\"", what, arg);
 }
 
-#define NEXT_ARG()							\
-	do {								\
-		if (argc < 2)						\
-			return usage_err("\"%s\" needs a value", *argv); \
-		argc--;							\
-		argv++;							\
-	} while (0)
-
 static int parse_port(int argc, char **argv, struct port_cfg *c, bool full)
 {
 	static const char *const hooks[] = { "none", "tc", "tcx", "act" };

@@ -14,7 +14,6 @@
 
 #include "bpfwd.h"
 #include "lib/json.h"
-#include "lib/pins.h"
 #include "lib/ports.h"
 #include "lib/util.h"
 #include "xdp.h"
@@ -52,7 +51,6 @@ static int collect(uint32_t only, struct row *rows, int max, bool percpu)
 {
 	static struct bpfwd_port p[BPFWD_MAX_PORTS];
 	static uint32_t idx[BPFWD_MAX_PORTS];
-	uint64_t me = netns_cookie();
 	struct table t;
 	int s, i, n, r = 0, err;
 
@@ -67,7 +65,7 @@ static int collect(uint32_t only, struct row *rows, int max, bool percpu)
 			uint32_t slot = i < 0 ? BPFWD_SLOT_UNMATCHED : p[i].slot;
 
 			if (i >= 0 && ((only && idx[i] != only) ||
-				       (t.stock && p[i].netns != me)))
+				       !port_owned(&t, &p[i])))
 				continue;
 			/* the unmatched row of the shared stock table is
 			 * everybody's: only without a dev filter

@@ -114,14 +114,6 @@ bool xdp_cmd_wanted(bool replace, int argc, char **argv)
 	return xdp;
 }
 
-#define NEXT_ARG()							\
-	do {								\
-		if (argc < 2)						\
-			return usage_err("\"%s\" needs a value", *argv); \
-		argc--;							\
-		argv++;							\
-	} while (0)
-
 static int parse_mode(const char *a, struct xdp_cfg *c)
 {
 	size_t i;

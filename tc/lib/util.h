@@ -51,6 +51,17 @@ int parse_u32(const char *s, uint32_t *v, uint32_t min, uint32_t max);
 int arg_u32(const char *key, const char *arg, uint32_t *v, uint32_t min,
 	    uint32_t max);
 
+/* In a parse loop over (argc, argv): step to a keyword's value, or
+ * return the usage error that it has none.
+ */
+#define NEXT_ARG()							\
+	do {								\
+		if (argc < 2)						\
+			return usage_err("\"%s\" needs a value", *argv); \
+		argc--;							\
+		argv++;							\
+	} while (0)
+
 /* Command dispatch with prefix matching; ambiguous prefixes rejected. */
 struct cmd {
 	const char *name;
