@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Copyright (c) 2026 The bpfwd authors
  *
- * bpfwd stats: the per-port, per-CPU counters of the programs.  Once,
- * or every S seconds as rates (count N times).
+ * bpfwd stats: the per-port, per-CPU counters of the programs (and the
+ * cpumap figures of XDP cpumap ports).  Once, or every S seconds as
+ * rates (count N times).
  */
 #include <errno.h>
 #include <net/if.h>
@@ -30,6 +31,7 @@ struct row {
 	uint32_t ifindex;	/* 0: unmatched frames */
 	struct bpfwd_stats s;
 	struct bpfwd_stats *cpu;
+	struct xdp_cpumap_stats *cpumap;	/* of an XDP cpumap port */
 	bool stock;
 };
 
@@ -77,8 +79,12 @@ static int collect(uint32_t only, struct row *rows, int max, bool percpu)
 			rows[r].cpu = percpu ? calloc(nr_cpus(),
 						      sizeof(struct bpfwd_stats)) :
 					       NULL;
-			if (stats_read(&t, slot, &rows[r].s, rows[r].cpu))
+			if (stats_read(&t, slot, &rows[r].s, rows[r].cpu)) {
+				free(rows[r].cpu);
 				continue;
+			}
+			rows[r].cpumap = i < 0 ? NULL :
+					 xdp_stats_read(&t, &p[i]);
 			r++;
 		}
 		table_close(&t);
@@ -130,11 +136,15 @@ static void print_rows(struct row *rows, int n, struct row *prev, int pn,
 	print_header(prev);
 	for (i = 0; i < n; i++) {
 		const struct bpfwd_stats *ps = NULL;
+		const struct xdp_cpumap_stats *pm = NULL;
 
-		for (j = 0; prev && j < pn; j++)
+		for (j = 0; prev && j < pn; j++) {
 			if (prev[j].ifindex == rows[i].ifindex &&
-			    prev[j].stock == rows[i].stock)
+			    prev[j].stock == rows[i].stock) {
 				ps = &prev[j].s;
+				pm = prev[j].cpumap;
+			}
+		}
 		if (prev && !ps)
 			continue;
 		open_json_object(NULL);
@@ -150,8 +160,9 @@ static void print_rows(struct row *rows, int n, struct row *prev, int pn,
 		print_string(PRINT_JSON, "table", NULL,
 			     rows[i].stock ? "stock" : "netns");
 		print_fields(&rows[i].s, ps, secs);
-		if (!prev && rows[i].ifindex && !rows[i].stock)
-			xdp_stats_print(rows[i].ifindex);
+		/* rates only when both reads have them */
+		if (rows[i].cpumap && (!prev || pm))
+			xdp_stats_print(rows[i].cpumap, pm, secs);
 		if (percpu && rows[i].cpu && !prev) {
 			open_json_array("cpus");
 			for (c = 0; c < nr_cpus(); c++) {
@@ -174,8 +185,10 @@ static void print_rows(struct row *rows, int n, struct row *prev, int pn,
 
 static void free_rows(struct row *rows, int n)
 {
-	while (n-- > 0)
+	while (n-- > 0) {
 		free(rows[n].cpu);
+		xdp_stats_free(rows[n].cpumap);
+	}
 }
 
 static double now(void)

@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <net/if.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -646,64 +647,122 @@ static int read_percpu(struct table *t, const char *map, uint32_t key,
 	return err;
 }
 
-void xdp_stats_print(uint32_t ifindex)
+/* The cpumap side of a cpumap port: its CPU list, what the cpumap
+ * program did per CPU and the namespace's kthread figures per CPU.
+ */
+struct xdp_cpumap_stats {
+	struct bpfwd_cpus cpus;
+	struct bpfwd_cpustat *cs;	/* nr_cpus entries */
+	struct bpfwd_kthread *k;	/* nr_cpus entries, or NULL */
+};
+
+struct xdp_stat_field {
+	const char *name;
+	size_t off;
+};
+
+static const struct xdp_stat_field cpustat_fields[] = {
+	{ "packets", offsetof(struct bpfwd_cpustat, packets) },
+	{ "passed", offsetof(struct bpfwd_cpustat, passed) },
+	{ "redirected", offsetof(struct bpfwd_cpustat, redirected) },
+	{ "err_redirect", offsetof(struct bpfwd_cpustat, err_redirect) },
+	{ "no_cpu", offsetof(struct bpfwd_cpustat, no_cpu) },
+};
+
+static const struct xdp_stat_field kthread_fields[] = {
+	{ "processed", offsetof(struct bpfwd_kthread, processed) },
+	{ "drops", offsetof(struct bpfwd_kthread, drops) },
+	{ "sched", offsetof(struct bpfwd_kthread, sched) },
+};
+
+void xdp_stats_free(struct xdp_cpumap_stats *m)
 {
-	struct bpfwd_cpustat *cs = calloc(nr_cpus(), sizeof(*cs));
-	struct bpfwd_kthread *k = calloc(nr_cpus(), sizeof(*k));
-	struct bpfwd_port p;
-	struct bpfwd_cpus c;
-	struct table t;
-	bool have_k;
+	if (!m)
+		return;
+	free(m->cs);
+	free(m->k);
+	free(m);
+}
+
+struct xdp_cpumap_stats *xdp_stats_read(struct table *t,
+					const struct bpfwd_port *p)
+{
+	struct xdp_cpumap_stats *m;
+
+	if (t->stock || p->hook != BPFWD_HOOK_XDP ||
+	    p->mode != BPFWD_MODE_CPUMAP)
+		return NULL;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	m->cs = calloc(nr_cpus(), sizeof(*m->cs));
+	m->k = calloc(nr_cpus(), sizeof(*m->k));
+	if (!m->cs || !m->k || xdp_cpus_get(t, p->slot, &m->cpus) ||
+	    read_percpu(t, BPFWD_MAP_CPUSTAT, p->slot, m->cs)) {
+		xdp_stats_free(m);
+		return NULL;
+	}
+	if (read_percpu(t, BPFWD_MAP_KTHREAD, 0, m->k)) {
+		free(m->k);
+		m->k = NULL;
+	}
+	return m;
+}
+
+/* The fields of @cur: counts, or with @prev rates over @secs. */
+static void print_stat_fields(const struct xdp_stat_field *f, size_t n,
+			      const void *cur, const void *prev, double secs)
+{
+	char fmt[32];
+	uint64_t v, p;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(&v, (const char *)cur + f[i].off, sizeof(v));
+		if (!prev) {
+			snprintf(fmt, sizeof(fmt), " %s %%llu", f[i].name);
+			print_u64(PRINT_ANY, f[i].name, fmt, v);
+			continue;
+		}
+		memcpy(&p, (const char *)prev + f[i].off, sizeof(p));
+		snprintf(fmt, sizeof(fmt), " %s/s %%.0f", f[i].name);
+		print_double(PRINT_ANY, f[i].name, fmt, (v - p) / secs);
+	}
+}
+
+void xdp_stats_print(const struct xdp_cpumap_stats *m,
+		     const struct xdp_cpumap_stats *prev, double secs)
+{
 	uint32_t i, cpu;
 
-	if (!cs || !k || table_open(&t, false, false))
-		goto out;
-	if (port_get(&t, ifindex, &p) || p.hook != BPFWD_HOOK_XDP ||
-	    p.mode != BPFWD_MODE_CPUMAP || xdp_cpus_get(&t, p.slot, &c) ||
-	    read_percpu(&t, BPFWD_MAP_CPUSTAT, p.slot, cs))
-		goto close;
-	have_k = !read_percpu(&t, BPFWD_MAP_KTHREAD, 0, k);
 	/* the port's CPUs, and any other that did work for it */
 	open_json_array("cpumap");
 	for (cpu = 0; cpu < (uint32_t)nr_cpus(); cpu++) {
 		bool listed = false;
 
-		for (i = 0; i < c.count && i < BPFWD_MAX_CPU_LIST; i++)
-			listed |= c.cpu[i] == cpu;
-		if (!listed && !cs[cpu].packets && !cs[cpu].no_cpu)
+		for (i = 0; i < m->cpus.count && i < BPFWD_MAX_CPU_LIST; i++)
+			listed |= m->cpus.cpu[i] == cpu;
+		if (!listed && !m->cs[cpu].packets && !m->cs[cpu].no_cpu)
 			continue;
 		open_json_object(NULL);
 		print_u64(PRINT_ANY, "cpu", "\n    cpumap cpu%llu:", cpu);
 		print_bool(PRINT_JSON, "listed", NULL, listed);
 		if (!listed)
 			print_string(PRINT_FP, NULL, "%s", " (not listed)");
-		print_u64(PRINT_ANY, "packets", " packets %llu",
-			  cs[cpu].packets);
-		print_u64(PRINT_ANY, "passed", " passed %llu", cs[cpu].passed);
-		print_u64(PRINT_ANY, "redirected", " redirected %llu",
-			  cs[cpu].redirected);
-		print_u64(PRINT_ANY, "err_redirect", " err_redirect %llu",
-			  cs[cpu].err_redirect);
-		print_u64(PRINT_ANY, "no_cpu", " no_cpu %llu", cs[cpu].no_cpu);
-		if (have_k) {
+		print_stat_fields(cpustat_fields, ARRAY_SIZE(cpustat_fields),
+				  &m->cs[cpu], prev ? &prev->cs[cpu] : NULL,
+				  secs);
+		if (m->k && (!prev || prev->k)) {
 			open_json_object("kthread");
-			print_u64(PRINT_ANY, "processed",
-				  "  kthread processed %llu",
-				  k[cpu].processed);
-			print_u64(PRINT_ANY, "drops", " drops %llu",
-				  k[cpu].drops);
-			print_u64(PRINT_ANY, "sched", " sched %llu",
-				  k[cpu].sched);
+			print_string(PRINT_FP, NULL, "%s", "  kthread");
+			print_stat_fields(kthread_fields,
+					  ARRAY_SIZE(kthread_fields), &m->k[cpu],
+					  prev ? &prev->k[cpu] : NULL, secs);
 			close_json_object();
 		}
 		close_json_object();
 	}
 	close_json_array();
-close:
-	table_close(&t);
-out:
-	free(cs);
-	free(k);
 }
 
 void xdp_probe_print(void)

@@ -182,6 +182,47 @@ else
 	skip "cpumap spread: one CPU only"
 fi
 
+# rates_under_traffic OUT ARGS...: bpfwd ARGS in the background while
+# gen sends (many flows), until it exits; its output in OUT, its status
+rates_under_traffic() {
+	local out=$1 pid
+	shift
+	bpfwd_ns "$dut" "$@" >"$out" 2>&1 &
+	pid=$!
+	on_exit "kill $pid"
+	while kill -0 $pid 2>/dev/null; do
+		send_udp "$gen" 192.0.2.2 10
+		sleep 0.05
+	done
+	wait $pid
+}
+# stats interval: the cpumap side's rates per CPU, the kthread's too,
+# in text and JSON, named as in the one-shot output
+xtopo
+if bpfwd_ns "$dut" port add dev d0 hook xdp cpus "0-$last" to d1; then
+	R=$TMPDIR_T/rates
+	rates_under_traffic "$R" -j stats dev d0 interval 1 count 2
+	is "$?" 0 "stats interval: exits 0 after count 2"
+	is "$(jq -s length "$R")" 2 "stats interval: two JSON objects"
+	# the last interval had traffic all through
+	rates=$(jq -cs 'last | .rates[0]' "$R")
+	is "$(jq -c '[.cpumap[]?.cpu]' <<<"$rates")" \
+		"$(jq -cn "[range($NCPU)]")" "stats interval: a cpumap rate row per listed CPU"
+	is "$(jq '[.cpumap[]? | select(.listed and .packets > 0 and .redirected > 0)] | length' <<<"$rates")" \
+		"$NCPU" "stats interval: every listed CPU's cpumap program rate moved"
+	is "$(jq '[.cpumap[]? | select(.kthread.processed > 0)] | length' <<<"$rates")" \
+		"$NCPU" "stats interval: every listed CPU's kthread processed rate moved"
+	is "$(jq -c '[.cpumap[0] | .kthread | keys[]]' <<<"$rates")" \
+		'["drops","processed","sched"]' "stats interval: the kthread's rates, one-shot names"
+	rates_under_traffic "$R" stats dev d0 interval 1 count 1
+	is "$(grep -Ec '^ +cpumap cpu[0-9]+: packets/s [1-9][0-9]* .*kthread processed/s [1-9]' "$R")" \
+		"$NCPU" "stats interval text: a moving rate line per listed CPU"
+	check "stats interval: del" bpfwd_ns "$dut" port del dev d0
+else
+	not_ok "stats interval: port add"
+fi
+topo_del
+
 # generic mode cpumap: skbs queued to the CPU, sent on as skbs (no GRO
 # needed on s0)
 topo
