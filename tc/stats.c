@@ -5,7 +5,6 @@
  * cpumap figures of XDP cpumap ports).  Once, or every S seconds as
  * rates (count N times).
  */
-#include <errno.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,48 +47,67 @@ static uint64_t field(const struct bpfwd_stats *s, int i)
 	return v[i];
 }
 
+struct collect_ctx {
+	uint32_t only;		/* an ifindex, or 0 for every port */
+	struct row *rows;
+	int n, max;
+	bool percpu;
+};
+
+/* Adds the row of @slot of table @t (@p: the port, NULL for the
+ * unmatched row); a slot that cannot be read gets none.
+ */
+static void add_row(struct collect_ctx *c, struct table *t, uint32_t ifindex,
+		    uint32_t slot, const struct bpfwd_port *p)
+{
+	struct row *row;
+
+	if (c->n >= c->max)
+		return;
+	row = &c->rows[c->n];
+	row->ifindex = ifindex;
+	row->stock = t->stock;
+	row->cpu = c->percpu ? calloc(nr_cpus(), sizeof(struct bpfwd_stats)) :
+			       NULL;
+	if (stats_read(t, slot, &row->s, row->cpu)) {
+		free(row->cpu);
+		return;
+	}
+	row->cpumap = p ? xdp_stats_read(t, p) : NULL;
+	c->n++;
+}
+
+/* A table's first row, its unmatched frames ("passed").  The shared
+ * stock table's is everybody's: only without a dev filter.
+ */
+static int passed_row(struct table *t, void *data)
+{
+	struct collect_ctx *c = data;
+
+	if (!c->only)
+		add_row(c, t, 0, BPFWD_SLOT_UNMATCHED, NULL);
+	return 0;
+}
+
+static int port_row(struct table *t, uint32_t ifindex,
+		    const struct bpfwd_port *p, void *data)
+{
+	struct collect_ctx *c = data;
+
+	if (!c->only || ifindex == c->only)
+		add_row(c, t, ifindex, p->slot, p);
+	return 0;
+}
+
 /* Collects the rows of both tables this namespace owns. */
 static int collect(uint32_t only, struct row *rows, int max, bool percpu)
 {
-	static struct bpfwd_port p[BPFWD_MAX_PORTS];
-	static uint32_t idx[BPFWD_MAX_PORTS];
-	struct table t;
-	int s, i, n, r = 0, err;
+	struct collect_ctx c = {
+		.only = only, .rows = rows, .max = max, .percpu = percpu,
+	};
+	int err = ports_walk_tables(passed_row, port_row, &c, false);
 
-	for (s = 0; s < 2; s++) {
-		err = table_open(&t, s, false);
-		if (err == -ENOENT)
-			continue;
-		if (err)
-			return err;
-		n = port_list(&t, idx, p, BPFWD_MAX_PORTS);
-		for (i = -1; i < n && i < BPFWD_MAX_PORTS && r < max; i++) {
-			uint32_t slot = i < 0 ? BPFWD_SLOT_UNMATCHED : p[i].slot;
-
-			if (i >= 0 && ((only && idx[i] != only) ||
-				       !port_owned(&t, &p[i])))
-				continue;
-			/* the unmatched row of the shared stock table is
-			 * everybody's: only without a dev filter
-			 */
-			if (i < 0 && only)
-				continue;
-			rows[r].ifindex = i < 0 ? 0 : idx[i];
-			rows[r].stock = s;
-			rows[r].cpu = percpu ? calloc(nr_cpus(),
-						      sizeof(struct bpfwd_stats)) :
-					       NULL;
-			if (stats_read(&t, slot, &rows[r].s, rows[r].cpu)) {
-				free(rows[r].cpu);
-				continue;
-			}
-			rows[r].cpumap = i < 0 ? NULL :
-					 xdp_stats_read(&t, &p[i]);
-			r++;
-		}
-		table_close(&t);
-	}
-	return r;
+	return err ? err : c.n;
 }
 
 /* Text: a table, one column per counter (rates with /s); JSON: the

@@ -169,6 +169,11 @@ bool port_owned(const struct table *t, const struct bpfwd_port *p)
 
 int ports_walk(port_fn fn, void *data, bool gc)
 {
+	return ports_walk_tables(NULL, fn, data, gc);
+}
+
+int ports_walk_tables(table_fn tfn, port_fn fn, void *data, bool gc)
+{
 	static struct bpfwd_port p[BPFWD_MAX_PORTS];
 	static uint32_t idx[BPFWD_MAX_PORTS];
 	int s, i, n, err, ret = 0;
@@ -180,6 +185,11 @@ int ports_walk(port_fn fn, void *data, bool gc)
 			continue;
 		if (err)
 			return err;
+		if (tfn) {
+			err = tfn(&t, data);
+			if (err && !ret)
+				ret = err;
+		}
 		n = port_list(&t, idx, p, BPFWD_MAX_PORTS);
 		for (i = 0; i < n && i < BPFWD_MAX_PORTS; i++) {
 			if (!port_owned(&t, &p[i]))

@@ -49,6 +49,12 @@ bool port_owned(const struct table *t, const struct bpfwd_port *p);
 typedef int (*port_fn)(struct table *t, uint32_t ifindex,
 		       const struct bpfwd_port *p, void *data);
 int ports_walk(port_fn fn, void *data, bool gc);
+/* ports_walk() that also calls @tfn, if not NULL, once for each
+ * table, before its ports (for what a table has besides ports, like
+ * its unmatched slot); its errors count as @fn's do.
+ */
+typedef int (*table_fn)(struct table *t, void *data);
+int ports_walk_tables(table_fn tfn, port_fn fn, void *data, bool gc);
 
 /* Sums a slot over CPUs; @percpu, if not NULL, gets nr_cpus entries. */
 int stats_read(struct table *t, uint32_t slot, struct bpfwd_stats *sum,
