@@ -58,9 +58,23 @@ for k in mpps_median mpps_min mpps_max ratio_to_bridge; do
 	is "$(jq "[.methods[] | select(.status == \"ok\") | has(\"$k\")] | all" <<<"$js")" true \
 		"ok rows carry $k"
 done
+# with threaded NAPI (two CPUs) every ok row has the dut's CPU time per
+# packet; an xdp-loop row has no dut and so no ratio to the bridge
+if jq -e '.setup.napi_threaded' >/dev/null <<<"$js"; then
+	is "$(jq '[.methods[] | select(.status == "ok") |
+		.dut_cpu_ns_per_packet > 0] | all' <<<"$js")" true \
+		"ok rows carry the dut's CPU time per packet"
+	is "$(jq -r '.methods[] | select(.name == "xdp-loop") | .status' <<<"$js")" ok \
+		"xdp-loop runs"
+	is "$(jq -r '.methods[] | select(.name == "xdp-loop") | .ratio_to_bridge' <<<"$js")" null \
+		"xdp-loop has no ratio to the bridge"
+else
+	skip "no threaded NAPI here: dut CPU time not checked"
+fi
 mon_rows='.methods[] | select(.name | test("[+]mon-(errors|all)$"))'
 ge "$(jq "[$mon_rows] | length" <<<"$js")" 4 "redirect and xdp have monitor rows"
-for k in off_row ratio_to_off ns_added_per_packet gen_ratio_to_off target_verdict; do
+for k in off_row ratio_to_off ns_added_per_packet gen_ratio_to_off target_measure \
+	dut_cpu_ns_added target_verdict; do
 	is "$(jq "[$mon_rows | select(.status == \"ok\") | has(\"$k\")] | all" <<<"$js")" true \
 		"ok monitor rows carry $k"
 done
@@ -111,15 +125,21 @@ ip -n "$one" link add d1 numtxqueues 1 numrxqueues 1 type veth peer s0 numtxqueu
 for d in g0 d0 d1 s0; do ip -n "$one" link set "$d" up; done
 in_ns "$one" ethtool -K d0 gro on >/dev/null
 in_ns "$one" ethtool -K s0 gro on >/dev/null
-before=$(in_ns "$one" tc qdisc show; ip -n "$one" -d link show)
+# the bridge row turns br_netfilter's bridge-nf-call-* off for itself
+# and puts the caller's values back
+nf=/proc/sys/net/bridge/bridge-nf-call-iptables
+[ -e "$nf" ] && in_ns "$one" sh -c "echo 1 > $nf"
+before=$(in_ns "$one" tc qdisc show; ip -n "$one" -d link show
+	 [ -e "$nf" ] && in_ns "$one" cat "$nf" /proc/sys/net/bridge/bridge-nf-call-arptables)
 js=$("$BPFWD" -n "$one" -j bench dev g0 d0 d1 s0 method redirect,tcx,xdp-drop \
 	rounds 1 duration 1 2>"$TMPDIR_T/err")
 is "$?" 0 "bench dev g0 d0 d1 s0 exits 0"
 is "$(jq -r '[.methods[] | select(.status == "ok")] | length' <<<"$js")" 4 \
 	"device mode: bridge, redirect, tcx and xdp-drop all ok"
 is "$(jq -r '.setup.topology' <<<"$js")" "given devices" "device mode says so"
-after=$(in_ns "$one" tc qdisc show; ip -n "$one" -d link show)
-is "$after" "$before" "device mode leaves qdiscs, XDP and links as they were"
+after=$(in_ns "$one" tc qdisc show; ip -n "$one" -d link show
+	[ -e "$nf" ] && in_ns "$one" cat "$nf" /proc/sys/net/bridge/bridge-nf-call-arptables)
+is "$after" "$before" "device mode leaves qdiscs, XDP, links and bridge-nf-call-* as they were"
 is "$(pins)" "$pins0" "device mode leaves no pins"
 
 # usage
