@@ -467,23 +467,17 @@ int do_monitor(int argc, char **argv)
 			st.all = false;
 		} else if (is_word(*argv, "nokfree")) {
 			st.no_kfree = true;
-		} else if (is_word(*argv, "interval") && argc > 1) {
-			if (parse_u32(*++argv, &interval, 1, 3600))
-				return usage_err("interval \"%s\": a whole number of seconds, 1-3600",
-						 *argv);
-			argc--;
-		} else if (is_word(*argv, "count") && argc > 1) {
-			if (parse_u32(*++argv, &count, 1, 100000000))
-				return usage_err("count \"%s\": a number from 1",
-						 *argv);
-			argc--;
+		} else if (is_word(*argv, "interval") ||
+			   is_word(*argv, "count")) {
+			if (arg_interval_count(&argc, &argv, &interval, &count,
+					       100000000))
+				return BPFWD_EXIT_USAGE;
 		} else if (is_word(*argv, "prom") && argc > 1) {
 			prom = *++argv;
 			argc--;
 			if (!*prom)
 				return usage_err("prom: empty file name");
-		} else if (is_word(*argv, "interval") || is_word(*argv, "count") ||
-			   is_word(*argv, "prom")) {
+		} else if (is_word(*argv, "prom")) {
 			return usage_err("\"%s\" needs a value", *argv);
 		} else {
 			return usage_err("unknown argument \"%s\"", *argv);

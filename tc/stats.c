@@ -234,24 +234,16 @@ int do_stats(int argc, char **argv)
 	if (argc > 0 && is_word(*argv, "help"))
 		return stats_help(0, NULL);
 	for (; argc > 0; argc--, argv++) {
-		if (is_word(*argv, "dev") && argc > 1) {
-			dev = *++argv;
-			argc--;
-		} else if (is_word(*argv, "interval") && argc > 1) {
-			if (parse_u32(*++argv, &interval, 1, 3600))
-				return usage_err("interval \"%s\": a whole number of seconds, 1-3600",
-						 *argv);
-			argc--;
-		} else if (is_word(*argv, "count") && argc > 1) {
-			if (parse_u32(*++argv, &count, 1, 1000000))
-				return usage_err("count \"%s\": a number from 1",
-						 *argv);
-			argc--;
+		if (is_word(*argv, "dev")) {
+			NEXT_ARG();
+			dev = *argv;
+		} else if (is_word(*argv, "interval") ||
+			   is_word(*argv, "count")) {
+			if (arg_interval_count(&argc, &argv, &interval, &count,
+					       1000000))
+				return BPFWD_EXIT_USAGE;
 		} else if (is_word(*argv, "percpu")) {
 			percpu = true;
-		} else if (is_word(*argv, "dev") || is_word(*argv, "interval") ||
-			   is_word(*argv, "count")) {
-			return usage_err("\"%s\" needs a value", *argv);
 		} else {
 			return usage_err("unknown argument \"%s\"", *argv);
 		}

@@ -108,6 +108,25 @@ int arg_u32(const char *key, const char *arg, uint32_t *v, uint32_t min,
 	return 0;
 }
 
+int arg_interval_count(int *argc, char ***argv, uint32_t *interval,
+		       uint32_t *count, uint32_t count_max)
+{
+	const char *key = **argv, *arg;
+
+	if (*argc < 2)
+		return usage_err("\"%s\" needs a value", key);
+	(*argc)--;
+	arg = *++*argv;
+	if (is_word(key, "interval")) {
+		if (parse_u32(arg, interval, 1, 3600))
+			return usage_err("interval \"%s\": a whole number of seconds, 1-3600",
+					 arg);
+	} else if (parse_u32(arg, count, 1, count_max)) {
+		return usage_err("count \"%s\": a number from 1", arg);
+	}
+	return 0;
+}
+
 int cmd_select(const struct cmd *cmds, int argc, char **argv,
 	       const char *what, int (*help)(int argc, char **argv))
 {

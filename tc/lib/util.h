@@ -50,6 +50,14 @@ int parse_u32(const char *s, uint32_t *v, uint32_t min, uint32_t max);
  */
 int arg_u32(const char *key, const char *arg, uint32_t *v, uint32_t min,
 	    uint32_t max);
+/* The words of a report made every S seconds, N times (stats, monitor):
+ * in a parse loop over (argc, argv) whose *argv is "interval" or
+ * "count", takes its value into @interval (whole seconds, 1-3600) or
+ * @count (1-@count_max), stepping to it.  Prints the usage error (no
+ * value, a bad one) and returns BPFWD_EXIT_USAGE, or returns 0.
+ */
+int arg_interval_count(int *argc, char ***argv, uint32_t *interval,
+		       uint32_t *count, uint32_t count_max);
 
 /* In a parse loop over (argc, argv): step to a keyword's value, or
  * return the usage error that it has none.

@@ -165,6 +165,18 @@ bad "stats: interval 0" 2 \
 	bpfwd_ns "$dut" stats interval 0
 bad "stats: dev at the end" 2 'bpfwd: stats "dev" needs a value' \
 	bpfwd_ns "$dut" stats dev
+bad "stats: count 0" 2 'bpfwd: stats count "0": a number from 1' \
+	bpfwd_ns "$dut" stats interval 1 count 0
+bad "stats: interval at the end" 2 'bpfwd: stats "interval" needs a value' \
+	bpfwd_ns "$dut" stats dev d0 interval
+# monitor words its interval and count as stats does
+bad "monitor: interval 1s" 2 \
+	'bpfwd: monitor interval "1s": a whole number of seconds, 1-3600' \
+	"$BPFWD" monitor interval 1s
+bad "monitor: count 0" 2 'bpfwd: monitor count "0": a number from 1' \
+	"$BPFWD" monitor count 0
+bad "monitor: count at the end" 2 'bpfwd: monitor "count" needs a value' \
+	"$BPFWD" monitor interval 2 count
 bad "probe: unknown word" 2 'bpfwd: probe unknown argument "frob"' \
 	"$BPFWD" probe frob
 
