@@ -139,7 +139,7 @@ static void print_fields(const struct bpfwd_stats *s,
 
 		if (prev)
 			print_double(PRINT_ANY, field_names[i], " %12.0f",
-				     (v - field(prev, i)) / secs);
+				     counter_rate(v, field(prev, i), secs));
 		else
 			print_u64(PRINT_ANY, field_names[i], " %12llu", v);
 	}
@@ -153,13 +153,14 @@ static void print_rows(struct row *rows, int n, struct row *prev, int pn,
 
 	print_header(prev);
 	for (i = 0; i < n; i++) {
-		const struct bpfwd_stats *ps = NULL;
+		const struct bpfwd_stats *ps = NULL, *pc = NULL;
 		const struct xdp_cpumap_stats *pm = NULL;
 
 		for (j = 0; prev && j < pn; j++) {
 			if (prev[j].ifindex == rows[i].ifindex &&
 			    prev[j].stock == rows[i].stock) {
 				ps = &prev[j].s;
+				pc = prev[j].cpu;
 				pm = prev[j].cpumap;
 			}
 		}
@@ -181,17 +182,20 @@ static void print_rows(struct row *rows, int n, struct row *prev, int pn,
 		/* rates only when both reads have them */
 		if (rows[i].cpumap && (!prev || pm))
 			xdp_stats_print(rows[i].cpumap, pm, secs);
-		if (percpu && rows[i].cpu && !prev) {
+		/* per CPU: counts, or rates when both reads have them */
+		if (percpu && rows[i].cpu && (!prev || pc)) {
 			open_json_array("cpus");
 			for (c = 0; c < nr_cpus(); c++) {
-				if (!rows[i].cpu[c].packets &&
-				    !rows[i].cpu[c].dropped)
+				const struct bpfwd_stats *s = &rows[i].cpu[c];
+
+				if (pc ? !memcmp(s, &pc[c], sizeof(*s)) :
+					 !s->packets && !s->dropped)
 					continue;
 				open_json_object(NULL);
 				snprintf(label, sizeof(label), "  cpu%d", c);
 				print_string(PRINT_FP, NULL, "\n%-15s", label);
 				print_u64(PRINT_JSON, "cpu", NULL, c);
-				print_fields(&rows[i].cpu[c], NULL, 0);
+				print_fields(s, pc ? &pc[c] : NULL, secs);
 				close_json_object();
 			}
 			close_json_array();
@@ -279,7 +283,7 @@ int do_stats(int argc, char **argv)
 		sleep(interval);
 		cur ^= 1;
 		free_rows(rows[cur], n[cur]);
-		n[cur] = collect(only, rows[cur], BPFWD_MAX_PORTS + 2, false);
+		n[cur] = collect(only, rows[cur], BPFWD_MAX_PORTS + 2, percpu);
 		if (n[cur] < 0)
 			return BPFWD_EXIT_FAIL;
 		t1 = now();
@@ -289,7 +293,7 @@ int do_stats(int argc, char **argv)
 		print_double(PRINT_JSON, "seconds", NULL, t1 - t0);
 		open_json_array("rates");
 		print_rows(rows[cur], n[cur], rows[cur ^ 1], n[cur ^ 1],
-			   t1 - t0, false);
+			   t1 - t0, percpu);
 		close_json_array();
 		close_json_object();
 		json_end();

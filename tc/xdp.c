@@ -726,7 +726,7 @@ static void print_stat_fields(const struct xdp_stat_field *f, size_t n,
 		}
 		memcpy(&p, (const char *)prev + f[i].off, sizeof(p));
 		snprintf(fmt, sizeof(fmt), " %s/s %%.0f", f[i].name);
-		print_double(PRINT_ANY, f[i].name, fmt, (v - p) / secs);
+		print_double(PRINT_ANY, f[i].name, fmt, counter_rate(v, p, secs));
 	}
 }
 

@@ -89,4 +89,13 @@ const char *ifname_of(uint32_t ifindex, char *buf);
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Rate of a counter read @cur now and @prev @secs ago.  One that went
+ * back was reset in between (its port deleted and added again): what it
+ * counted since, not a wrapped-around difference.
+ */
+static inline double counter_rate(uint64_t cur, uint64_t prev, double secs)
+{
+	return (cur >= prev ? cur - prev : cur) / secs;
+}
+
 #endif /* __BPFWD_UTIL_H */

@@ -217,6 +217,26 @@ if bpfwd_ns "$dut" port add dev d0 hook xdp cpus "0-$last" to d1; then
 	rates_under_traffic "$R" stats dev d0 interval 1 count 1
 	is "$(grep -Ec '^ +cpumap cpu[0-9]+: packets/s [1-9][0-9]* .*kthread processed/s [1-9]' "$R")" \
 		"$NCPU" "stats interval text: a moving rate line per listed CPU"
+	# percpu: the same rows per CPU, as rates
+	rates_under_traffic "$R" -j stats dev d0 interval 1 count 1 percpu
+	ge "$(jq -s '[last | .rates[0].cpus[]? | select(.packets > 0)] | length' "$R")" 1 \
+		"stats interval percpu: per-CPU packet rates"
+	# a port deleted and added again between two reads: its counters
+	# start from zero, and the rate is what they counted since, not a
+	# difference wrapped around 2^64
+	send_udp "$gen" 192.0.2.2 200
+	before=$(stats_of "$dut" d0 packets)
+	bpfwd_ns "$dut" -j stats dev d0 interval 1 count 2 >"$R" 2>&1 &
+	pid=$!
+	on_exit "kill $pid"
+	sleep 1.4
+	bpfwd_ns "$dut" port del dev d0
+	bpfwd_ns "$dut" port add dev d0 hook xdp cpus "0-$last" to d1
+	send_udp "$gen" 192.0.2.2 10
+	wait $pid
+	le "$(stats_of "$dut" d0 packets)" $((before - 1)) "re-added port: its counters start again"
+	is "$(jq -s '[last | .rates[] | .. | numbers | select(. < 0 or . > 1e12)] | length' "$R")" 0 \
+		"stats interval across a re-added port: no wrapped-around rate"
 	check "stats interval: del" bpfwd_ns "$dut" port del dev d0
 else
 	not_ok "stats interval: port add"
