@@ -4,9 +4,11 @@
  * Programs of `bpfwd monitor`: they count redirect errors (and, with
  * `all`, successes) in a per-CPU hash keyed by event, device, target,
  * action and errno.  The 2017 split of xdp_redirect and xdp_redirect_err
- * is what makes an errors-only monitor free on a busy box: the error
- * tracepoints fire only when something goes wrong.  bpfwd loads this
- * object itself and attaches only to what the running kernel has.
+ * is what lets an errors-only monitor stay on a busy box: the error
+ * tracepoints fire only when something goes wrong, the bulk ones
+ * (devmap_xmit, cpumap_*) once per bulk, and those programs return at
+ * once unless the bulk lost frames.  bpfwd loads this object itself and
+ * attaches only to what the running kernel has.
  *
  * The tc path has no such tracepoint on stock kernels: skb_do_redirect()
  * drops with a plain kfree_skb() and its callers ignore the result.  Where
