@@ -172,14 +172,15 @@ static const char *section_of(uint32_t mode, bool to_ingress)
 
 /* Finds the port's entry: the namespace's table first, then the stock
  * one (entries this namespace wrote).  Returns 0, -ENOENT (no message),
- * or another -errno that table_open() already reported (a stale pin).
+ * or another -errno that table_open() already reported (a stale pin of
+ * the namespace's table; a stale stock table is only warned about).
  */
 static int find_port(uint32_t ifindex, struct table *t, struct bpfwd_port *p)
 {
 	int i, err;
 
 	for (i = 0; i < 2; i++) {
-		err = table_open(t, i, false);
+		err = table_open_read(t, i);
 		if (err == -ENOENT)
 			continue;
 		if (err)
@@ -232,8 +233,17 @@ static int port_add(struct port_cfg *c)
 		return BPFWD_EXIT_FAIL;
 	if (!c->has_hook)
 		c->hook = kernel_has_tcx() ? BPFWD_HOOK_TCX : BPFWD_HOOK_TC;
-	if (c->hook == BPFWD_HOOK_NONE)
+	if (c->hook == BPFWD_HOOK_NONE) {
+		char dir[PATH_MAX];
+
 		c->prio = 0;
+		/* it writes the stock table: one of an older layout is
+		 * this command's error, not the warning find_port() gives
+		 */
+		if (!stock_dir(dir, sizeof(dir), false) &&
+		    table_check_layout(dir, NULL, false))
+			return BPFWD_EXIT_FAIL;
+	}
 	err = find_port(c->in, &t, &old);
 	if (!err) {
 		p_err("%s: already a port (to ifindex %u, hook %s); use port replace or port del",

@@ -390,7 +390,7 @@ static bool is_port(int in, struct bpfwd_port *old)
 	bool found = false;
 
 	for (s = 0; s < 2 && !found; s++) {
-		if (table_open(&t, s, false))
+		if (table_open_read(&t, s))
 			continue;
 		found = !port_get(&t, in, old) && port_owned(&t, old);
 		table_close(&t);

@@ -34,20 +34,22 @@ void loader_set_print(void)
 	libbpf_set_print(libbpf_print);
 }
 
-int table_check_layout(const char *pin_dir, bool *exists)
+int table_check_layout(const char *pin_dir, bool *exists, bool warn)
 {
+	int (*check)(const char *, enum bpf_map_type, uint32_t, uint32_t,
+		     uint32_t, bool *) = warn ? pin_check_map_warn : pin_check_map;
 	char path[PATH_MAX];
 	bool e1, e2;
 	int err;
 
 	snprintf(path, sizeof(path), "%s/%s", pin_dir, BPFWD_MAP_PORTS);
-	err = pin_check_map(path, BPF_MAP_TYPE_HASH, sizeof(__u32),
-			    sizeof(struct bpfwd_port), BPFWD_MAX_PORTS, &e1);
+	err = check(path, BPF_MAP_TYPE_HASH, sizeof(__u32),
+		    sizeof(struct bpfwd_port), BPFWD_MAX_PORTS, &e1);
 	if (err)
 		return err;
 	snprintf(path, sizeof(path), "%s/%s", pin_dir, BPFWD_MAP_STATS);
-	err = pin_check_map(path, BPF_MAP_TYPE_PERCPU_ARRAY, sizeof(__u32),
-			    sizeof(struct bpfwd_stats), BPFWD_MAX_SLOTS, &e2);
+	err = check(path, BPF_MAP_TYPE_PERCPU_ARRAY, sizeof(__u32),
+		    sizeof(struct bpfwd_stats), BPFWD_MAX_SLOTS, &e2);
 	if (exists)
 		*exists = e1 && e2;
 	return err;
@@ -62,7 +64,7 @@ int loader_load(const char *pin_dir, const char *sec,
 	struct redirect *skel;
 	int err;
 
-	err = table_check_layout(pin_dir, NULL);
+	err = table_check_layout(pin_dir, NULL, false);
 	if (err)
 		return err;
 	skel = redirect__open_opts(&oo);

@@ -13,9 +13,10 @@
 struct redirect;
 
 /* Checks the pinned table maps under @pin_dir against this bpfwd's
- * layout (message printed on mismatch).
+ * layout: -EEXIST and a message on mismatch, an error or with @warn a
+ * warning.
  */
-int table_check_layout(const char *pin_dir, bool *exists);
+int table_check_layout(const char *pin_dir, bool *exists, bool warn);
 
 /* Opens redirect.o with @pin_dir as pin root and loads only the program
  * of section @sec as @type (no section: only the maps are created and

@@ -109,8 +109,8 @@ int stock_dir(char *buf, size_t len, bool create)
 	return create ? mkdir_p(buf, 0700) : 0;
 }
 
-int pin_check_map(const char *path, enum bpf_map_type type, uint32_t key,
-		  uint32_t value, uint32_t max, bool *exists)
+static int check_map(const char *path, enum bpf_map_type type, uint32_t key,
+		     uint32_t value, uint32_t max, bool *exists, bool warn)
 {
 	struct bpf_map_info info = { 0 };
 	uint32_t ilen = sizeof(info);
@@ -135,10 +135,27 @@ int pin_check_map(const char *path, enum bpf_map_type type, uint32_t key,
 	}
 	if (info.type != type || info.key_size != key ||
 	    info.value_size != value || info.max_entries != max) {
+		if (warn) {
+			pr_warn("pinned map %s has the layout of an older bpfwd: left out (remove it once no program uses it: rm %s)",
+				path, path);
+			return -EEXIST;
+		}
 		p_err("pinned map %s has another layout (type %u key %u value %u entries %u, this bpfwd wants %u/%u/%u/%u): it was made by an older bpfwd; detach the programs that use it and remove it (rm %s)",
 		      path, info.type, info.key_size, info.value_size,
 		      info.max_entries, type, key, value, max, path);
 		return -EEXIST;
 	}
 	return 0;
+}
+
+int pin_check_map(const char *path, enum bpf_map_type type, uint32_t key,
+		  uint32_t value, uint32_t max, bool *exists)
+{
+	return check_map(path, type, key, value, max, exists, false);
+}
+
+int pin_check_map_warn(const char *path, enum bpf_map_type type, uint32_t key,
+		       uint32_t value, uint32_t max, bool *exists)
+{
+	return check_map(path, type, key, value, max, exists, true);
 }

@@ -32,5 +32,11 @@ int mkdir_p(const char *path, mode_t mode);
  */
 int pin_check_map(const char *path, enum bpf_map_type type, uint32_t key,
 		  uint32_t value, uint32_t max, bool *exists);
+/* The same, but a different layout is only a warning (still -EEXIST):
+ * for readers that can go on without that map.
+ */
+int pin_check_map_warn(const char *path, enum bpf_map_type type,
+		       uint32_t key, uint32_t value, uint32_t max,
+		       bool *exists);
 
 #endif /* __BPFWD_PINS_H */

@@ -49,7 +49,7 @@ int table_open(struct table *t, bool stock, bool create)
 		      ns_dir(t->dir, sizeof(t->dir), false);
 	if (err)
 		return err;
-	err = table_check_layout(t->dir, &exists);
+	err = table_check_layout(t->dir, &exists, false);
 	if (err)
 		return err;
 	if (!exists) {
@@ -76,6 +76,17 @@ int table_open(struct table *t, bool stock, bool create)
 		return err;
 	}
 	return 0;
+}
+
+int table_open_read(struct table *t, bool stock)
+{
+	/* the stock table is shared by every namespace: one an older
+	 * bpfwd left must not hide this namespace's ports
+	 */
+	if (stock && !stock_dir(t->dir, sizeof(t->dir), false) &&
+	    table_check_layout(t->dir, NULL, true) == -EEXIST)
+		return -ENOENT;
+	return table_open(t, stock, false);
 }
 
 void table_close(struct table *t)
@@ -180,7 +191,7 @@ int ports_walk_tables(table_fn tfn, port_fn fn, void *data, bool gc)
 	struct table t;
 
 	for (s = 0; s < 2; s++) {
-		err = table_open(&t, s, false);
+		err = table_open_read(&t, s);
 		if (err == -ENOENT)
 			continue;
 		if (err)

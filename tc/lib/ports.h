@@ -25,6 +25,11 @@ struct table {
  * Returns -ENOENT (no message) when it does not exist and !create.
  */
 int table_open(struct table *t, bool stock, bool create);
+/* table_open() without create, for finding and listing ports: a stock
+ * table of an older layout is warned about and taken as absent
+ * (-ENOENT), so that it cannot hide the namespace's own ports.
+ */
+int table_open_read(struct table *t, bool stock);
 void table_close(struct table *t);
 /* Removes the table's pins (and the netns dir) when no port is left. */
 void table_gc(struct table *t);

@@ -388,11 +388,22 @@ mark
 bad "stale stock table: hook none" 1 \
 	"bpfwd: port add $(stale_msg "$STOCK/bpfwd_ports")" \
 	port add dev d1 to d0 hook none
-bad "stale stock table: hook tc" 1 \
-	"bpfwd: port add $(stale_msg "$STOCK/bpfwd_ports")" \
-	port add dev d1 to d0 hook tc
 bad_json "stale stock table: -j" 1 "port add" "$(stale_msg "$STOCK/bpfwd_ports")" \
 	jport add dev d1 to d0 hook none
+# the other hooks use the namespace's own table: a stale stock table
+# is a warning there and hides none of its ports
+stale_warn="bpfwd: pinned map $STOCK/bpfwd_ports has the layout of an older bpfwd: left out (remove it once no program uses it: rm $STOCK/bpfwd_ports)"
+port show >"$OUT" 2>"$ERR"
+is "$?" 0 "stale stock table: port show exits 0"
+is "$(<"$ERR")" "$stale_warn" "stale stock table: port show warns, one line"
+like "$(<"$OUT")" "^d0 to d1 " "stale stock table: port show still lists d0"
+bpfwd_ns "$dut" -j stats dev d0 >"$OUT" 2>"$ERR"
+is "$?" 0 "stale stock table: stats dev d0 exits 0"
+is "$(jq -r '.[0].dev' <"$OUT")" d0 "stale stock table: stats still has d0"
+port add dev d1 to d0 hook tc >"$OUT" 2>"$ERR"
+is "$?" 0 "stale stock table: port add hook tc works"
+is "$(<"$ERR")" "$stale_warn" "stale stock table: port add hook tc warns, one line"
+check "stale stock table: port del of that port" port del dev d1
 is "$(value_size "$STOCK/bpfwd_ports")" 24 "stale stock table: the old pin is left as it was"
 forwards "with a stale stock table"
 rm -f "$STOCK/bpfwd_ports"
