@@ -5,7 +5,8 @@
  * monitor.bpf.c and printed every interval as rates with device and
  * errno names, as JSON (one object per interval) and as a Prometheus
  * textfile.  Errors only by default, so that it can run forever on a busy
- * box; `all` adds the per-packet success events.
+ * box; `all` adds the per-packet success events, `nobulk` drops the bulk
+ * events (probed once per bulk even when nothing was lost).
  *
  * The kernel's tracepoints differ between versions (6.16 removed
  * xdp_redirect_map{,_err}; only a patched kernel has tc:tc_redirect_err),
@@ -37,10 +38,15 @@ int monitor_help(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	printf("Usage: bpfwd monitor [ all ] [ nokfree ] [ interval S ] [ count N ] [ prom FILE ]\n"
+	printf("Usage: bpfwd monitor [ all ] [ nokfree ] [ nobulk ] [ interval S ]\n"
+	       "                     [ count N ] [ prom FILE ]\n"
 	       "       all: successful redirects too (default: errors only)\n"
 	       "       nokfree: not skb:kfree_skb, the stock kernel's tc error signal\n"
 	       "                (a program run for every frame the box drops)\n"
+	       "       nobulk: not xdp_devmap_xmit, xdp_cpumap_enqueue, xdp_cpumap_kthread\n"
+	       "               (a probe per bulk of frames, healthy or not); it misses\n"
+	       "               frames a target's driver refuses (a full ring), left to\n"
+	       "               the driver's counters, and cpumap queue drops\n"
 	       "       interval: seconds between reports (default 1)\n"
 	       "       count: reports, then exit (default: until SIGINT/SIGTERM)\n"
 	       "       prom: a Prometheus textfile, rewritten atomically each report\n");
@@ -467,6 +473,8 @@ int do_monitor(int argc, char **argv)
 			st.all = false;
 		} else if (is_word(*argv, "nokfree")) {
 			st.no_kfree = true;
+		} else if (is_word(*argv, "nobulk")) {
+			st.no_bulk = true;
 		} else if (is_word(*argv, "interval") ||
 			   is_word(*argv, "count")) {
 			if (arg_interval_count(&argc, &argv, &interval, &count,

@@ -21,8 +21,11 @@
 #include "util.h"
 #include "monitor.skel.h"
 
-/* What each program listens to, and when it is wanted. */
-enum sig_when { ALWAYS, ALL_ONLY, TC_STOCK };
+/* What each program listens to, and when it is wanted: ALWAYS, with
+ * `all` only, unless `nobulk` (a probe per bulk of frames, healthy or
+ * not), or on a stock kernel unless `nokfree`.
+ */
+enum sig_when { ALWAYS, ALL_ONLY, BULK, TC_STOCK };
 
 struct signal_def {
 	const char *prog;	/* program name in monitor.bpf.c */
@@ -37,9 +40,9 @@ static const struct signal_def signals[] = {
 	{ "mon_xdp_map", "btf_trace_xdp_redirect_map", "xdp:xdp_redirect_map", ALL_ONLY },
 	{ "mon_xdp_map_err", "btf_trace_xdp_redirect_map_err", "xdp:xdp_redirect_map_err", ALWAYS },
 	{ "mon_xdp_exc", "btf_trace_xdp_exception", "xdp:xdp_exception", ALWAYS },
-	{ "mon_cpu_kthr", "btf_trace_xdp_cpumap_kthread", "xdp:xdp_cpumap_kthread", ALWAYS },
-	{ "mon_cpu_enq", "btf_trace_xdp_cpumap_enqueue", "xdp:xdp_cpumap_enqueue", ALWAYS },
-	{ "mon_devmap_xmit", "btf_trace_xdp_devmap_xmit", "xdp:xdp_devmap_xmit", ALWAYS },
+	{ "mon_cpu_kthr", "btf_trace_xdp_cpumap_kthread", "xdp:xdp_cpumap_kthread", BULK },
+	{ "mon_cpu_enq", "btf_trace_xdp_cpumap_enqueue", "xdp:xdp_cpumap_enqueue", BULK },
+	{ "mon_devmap_xmit", "btf_trace_xdp_devmap_xmit", "xdp:xdp_devmap_xmit", BULK },
 	{ "mon_tc_rd_err", "btf_trace_tc_redirect_err", "tc:tc_redirect_err", ALWAYS },
 	{ "mon_tc_rd", "btf_trace_tc_redirect", "tc:tc_redirect", ALL_ONLY },
 	{ "mon_kfree_skb", "btf_trace_kfree_skb", "skb:kfree_skb", TC_STOCK },
@@ -75,16 +78,22 @@ static int plan(struct mon *st, bool *want)
 				       BTF_KIND_TYPEDEF) > 0;
 	for (i = 0; i < ARRAY_SIZE(signals); i++) {
 		const struct signal_def *s = &signals[i];
+		const char *skip = NULL;
 		bool have;
 
 		have = btf__find_by_name_kind(btf, s->btf,
 					      BTF_KIND_TYPEDEF) > 0;
 		if (s->when == TC_STOCK)
 			have = have && !tc_tp;
-		want[i] = have && (s->when != ALL_ONLY || st->all) &&
-			  (s->when != TC_STOCK || !st->no_kfree);
+		if (s->when == ALL_ONLY && !st->all)
+			skip = "skipped (not all)";
+		else if (s->when == BULK && st->no_bulk)
+			skip = "skipped (nobulk)";
+		else if (s->when == TC_STOCK && st->no_kfree)
+			skip = "skipped (nokfree)";
+		want[i] = have && !skip;
 		pr_info("monitor: %s %s", s->label,
-			!have ? "absent" : want[i] ? "attach" : "skipped (not all)");
+			!have ? "absent" : skip ? skip : "attach");
 	}
 	st->btf = btf;
 	if (!tc_tp && !want[ARRAY_SIZE(signals) - 1] && !st->no_kfree)

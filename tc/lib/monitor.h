@@ -42,6 +42,7 @@ struct mon {
 	bool all;			/* set before mon_start: successes too */
 	bool any_netns;			/* ... and every namespace's devices */
 	bool no_kfree;			/* ... without skb:kfree_skb (stock tc) */
+	bool no_bulk;			/* ... without the bulk tracepoints */
 	struct monitor *skel;
 	struct btf *btf;		/* the kernel's, for drop reason names */
 	bool attached[MON_SIGNALS];

@@ -38,6 +38,23 @@ for obj in "" port stats probe; do
 	documents "$README" "$help" "README has the grammar of bpfwd ${obj:+$obj }help"
 done
 
+# grammar: a usage as one line from the object's name on, without RST
+# bold and italics ("monitor [ all ] ... [ prom FILE ]")
+grammar() {
+	tr -d '*' | tr -s ' \n' ' ' | sed -E "s/.*bpfwd (\[[^]]*\] )*$1 /$1 /; s/ $//"
+}
+
+# monitor: its help stands in README.md, its grammar in both man pages
+help=$("$BPFWD" monitor help)
+is "$?" 0 "bpfwd monitor help exits 0"
+documents "$README" "$help" "README has the grammar of bpfwd monitor help"
+want=$(grep -E '^(Usage:| +\[)' <<<"$help" | grammar monitor)
+is "$(sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' "$TOP/man/bpfwd-monitor.8.rst" |
+	grep -E 'bpfwd|^ +\[' | grammar monitor)" "$want" \
+	"bpfwd-monitor.8 SYNOPSIS has the grammar of bpfwd monitor help"
+is "$(grep '^\*\*bpfwd monitor\*\*' "$MAN_RST" | grammar monitor)" "$want" \
+	"bpfwd.8 MONITOR has the grammar of bpfwd monitor help"
+
 objects=$("$BPFWD" help | sed -n 's/.*OBJECT := {\(.*\)}.*/\1/p' | tr -d '|')
 [ -n "$objects" ] || not_ok "bpfwd help lists objects"
 for obj in $objects; do
