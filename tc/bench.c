@@ -72,7 +72,8 @@ int bench_help(int argc, char **argv)
 	(void)argv;
 	printf("Usage: bpfwd bench [ method LIST ] [ rounds N ] [ duration S ] [ size BYTES ]\n"
 	       "                   [ plot FILE.png|FILE.svg ] [ save FILE.json ] [ noise PCT ]\n"
-	       "                   [ count { tc | xdp } ] [ dev GEN DUT_IN DUT_OUT SINK ]\n"
+	       "                   [ count { xdp | tc } ] [ sink { inline | thread } ]\n"
+	       "                   [ dev GEN DUT_IN DUT_OUT SINK ]\n"
 	       "       bpfwd bench list\n"
 	       "where  LIST := { all | NAME[,NAME...] }\n");
 	return BPFWD_EXIT_OK;
@@ -129,6 +130,7 @@ struct bench {
 	uint32_t rounds, duration, size, noise_pct;
 	int gen_cpu, dut_cpu, sink_cpu;
 	bool count_xdp;		/* count at the sink with XDP, not tc */
+	bool sink_thread;	/* the sink's NAPI in a kthread of its own */
 	bool live;		/* stderr is a terminal: rate while measuring */
 	uint32_t cur_round;
 	const char *cur_name;
@@ -801,15 +803,23 @@ static void rand_tag(char *tag, size_t len)
 	tag[len - 1] = '\0';
 }
 
-/* Threaded NAPI on the dut's ingress and on the sink port, their
- * kthreads pinned to the dut's CPU at nice -20: all the forwarding work
- * on one CPU, gen on the other, and none of it left to ksoftirqd (nice
- * 0), which loses to any other load on a shared machine.
+/* Threaded NAPI on the dut's ingress (and with `sink thread` on the
+ * sink port), the kthreads pinned to the dut's CPU at nice -20: all the
+ * forwarding work on one CPU, gen on the other, and none of it left to
+ * ksoftirqd (nice 0), which loses to any other load on a shared
+ * machine.  By default the sink's NAPI is not threaded: the dut's
+ * flush schedules it on the dut's CPU and it runs in softirq right
+ * there, in the dut's thread, with no wakeup of another thread and no
+ * context switch per flush, which a NIC's egress does not cost either
+ * (a threaded sink halved the XDP rows' rate on two CPUs).
  */
 static void napi_pin(struct bench *b)
 {
-	/* an xdp-loop row has the dut's ingress NAPI off its thread */
-	const char *devs[] = { b->loop ? NULL : b->in_dev, b->sink_dev };
+	/* an xdp-loop row has the dut's ingress NAPI off its thread; the
+	 * sink's has one only with `sink thread`
+	 */
+	const char *devs[] = { b->loop ? NULL : b->in_dev,
+			       b->sink_thread ? b->sink_dev : NULL };
 	char prefix[32];
 	pid_t pids[8];
 	cpu_set_t set;
@@ -923,7 +933,8 @@ static int topo_build(struct bench *b)
 		return -EIO;
 	if (b->gen_cpu != b->dut_cpu) {
 		if (ns_sysfs_write(b->ns[NS_DUT], b->in_dev, "threaded", "1") ||
-		    ns_sysfs_write(b->ns[NS_SINK], b->sink_dev, "threaded", "1"))
+		    (b->sink_thread &&
+		     ns_sysfs_write(b->ns[NS_SINK], b->sink_dev, "threaded", "1")))
 			pr_warn("bench: threaded NAPI on %s not available: the dut shares gen's CPU",
 				b->in_dev);
 		else
@@ -1144,7 +1155,8 @@ static int64_t task_runtime_ns(pid_t pid)
  * NAPI, and a cpumap row's kthreads.  A thread's run time does not grow
  * while another task has the CPU, so per packet it is the dut's cost
  * whatever else the machine does: the measure for costs of a few
- * percent, which the rates of a shared 2-CPU box cannot resolve.  In
+ * percent, which the rates of a shared 2-CPU box cannot resolve.  With
+ * the sink inline (the default) its work runs in that thread too.  In
  * an xdp-loop row the "dut" is gen's CPU: gen itself (@gen) and that
  * CPU's ksoftirqd, where the drops run.  -1 without threaded NAPI.
  */
@@ -1782,6 +1794,9 @@ static void print_setup(struct bench *b)
 		print_u64(PRINT_ANY, "dut_cpu", ", dut on CPU%llu", b->dut_cpu);
 	print_bool(PRINT_ANY, "napi_threaded", ", threaded NAPI: %s",
 		   b->napi_threaded);
+	if (b->own_ns)
+		print_string(PRINT_ANY, "sink_napi", ", sink NAPI: %s",
+			     b->sink_thread ? "thread" : "inline");
 	open_json_array("namespaces");
 	for (i = 0; b->own_ns && i < NS_N; i++)
 		print_string(PRINT_JSON, NULL, NULL, b->ns_name[i]);
@@ -2038,6 +2053,7 @@ int do_bench(int argc, char **argv)
 	b->duration = 2;
 	b->size = LIVEGEN_SIZE_DEF;
 	b->noise_pct = NOISE_PCT_DEF;
+	b->count_xdp = true;
 	if (argc > 0 && is_word(*argv, "help"))
 		return bench_help(0, NULL);
 	if (argc > 0 && is_word(*argv, "list"))
@@ -2058,7 +2074,8 @@ int do_bench(int argc, char **argv)
 			if (is_word(w, "method") || is_word(w, "rounds") ||
 			    is_word(w, "duration") || is_word(w, "size") ||
 			    is_word(w, "plot") || is_word(w, "noise") ||
-			    is_word(w, "save") || is_word(w, "count"))
+			    is_word(w, "save") || is_word(w, "count") ||
+			    is_word(w, "sink"))
 				return usage_err("\"%s\" needs a value", w);
 			return usage_err("unknown argument \"%s\"", w);
 		}
@@ -2093,6 +2110,10 @@ int do_bench(int argc, char **argv)
 			if (!is_word(argv[1], "tc") && !is_word(argv[1], "xdp"))
 				return usage_err("count \"%s\": tc or xdp", argv[1]);
 			b->count_xdp = is_word(argv[1], "xdp");
+		} else if (is_word(w, "sink")) {
+			if (!is_word(argv[1], "inline") && !is_word(argv[1], "thread"))
+				return usage_err("sink \"%s\": inline or thread", argv[1]);
+			b->sink_thread = is_word(argv[1], "thread");
 		} else {
 			return usage_err("unknown argument \"%s\"", w);
 		}

@@ -50,6 +50,8 @@ for m in $(jq -r '.methods[] | select(.status == "ok") | .name' <<<"$js"); do
 done
 is "$(jq -r '.methods[] | select(.name == "bridge") | .ratio_to_bridge' <<<"$js")" 1 \
 	"the bridge is the yardstick (ratio 1)"
+is "$(jq -r '.setup.sink_napi' <<<"$js")" inline "by default the sink's NAPI runs inline"
+like "$(jq -r '.setup.counted_at' <<<"$js")" "XDP counter" "by default the sink counts with XDP"
 if "$BPFWD" -j probe | jq -e '.act_bpf == false' >/dev/null; then
 	is "$(jq -r '.methods[] | select(.name == "act") | .status' <<<"$js")" skipped \
 		"act is skipped on a kernel without act_bpf"
@@ -142,7 +144,18 @@ after=$(in_ns "$one" tc qdisc show; ip -n "$one" -d link show
 is "$after" "$before" "device mode leaves qdiscs, XDP, links and bridge-nf-call-* as they were"
 is "$(pins)" "$pins0" "device mode leaves no pins"
 
+# the other sink: its NAPI in a thread of its own, counting at tc
+js=$("$BPFWD" -j bench method redirect rounds 1 duration 1 sink thread count tc \
+	2>"$TMPDIR_T/err")
+is "$?" 0 "bench sink thread count tc exits 0"
+is "$(jq -r '.setup.sink_napi' <<<"$js")" thread "sink thread: said in setup"
+like "$(jq -r '.setup.counted_at' <<<"$js")" "tc ingress" "count tc: said in setup"
+is "$(jq -r '[.methods[] | .status] | unique | join(",")' <<<"$js")" ok \
+	"sink thread count tc: bridge and redirect ok"
+
 # usage
+"$BPFWD" bench sink elsewhere >/dev/null 2>&1
+is "$?" 2 "sink takes inline or thread"
 "$BPFWD" bench method nosuch >/dev/null 2>&1
 is "$?" 2 "an unknown method is a usage error"
 "$BPFWD" bench rounds 0 >/dev/null 2>&1
