@@ -177,6 +177,8 @@ bad "monitor: count 0" 2 'bpfwd: monitor count "0": a number from 1' \
 	"$BPFWD" monitor count 0
 bad "monitor: count at the end" 2 'bpfwd: monitor "count" needs a value' \
 	"$BPFWD" monitor interval 2 count
+bad "monitor: nobulk takes no value" 2 'bpfwd: monitor unknown argument "1"' \
+	"$BPFWD" monitor nobulk 1
 bad "probe: unknown word" 2 'bpfwd: probe unknown argument "frob"' \
 	"$BPFWD" probe frob
 

@@ -8,7 +8,8 @@
 # that is down, to one that cannot take frames (a veth whose peer has no
 # NAPI), to an ifindex that does not exist, and an XDP_ABORTED.  A
 # healthy forwarding run reports no errors, another namespace sees none
-# of them, and the Prometheus textfile parses.
+# of them, and the Prometheus textfile parses.  nobulk leaves out the
+# bulk tracepoints and still counts an XDP redirect error.
 source "$(dirname "$0")/../lib.sh"
 need_bpfwd
 
@@ -142,9 +143,11 @@ bpfwd_ns "$dut" port del dev d0
 teardown
 
 # 5. XDP: attach the test program on d0, configure it, look at the errors
+# xdp_case DESC TO MODE EVENT ERRNO TARGET [MONITOR ARGS...]
 xdp_case() {
 	local desc=$1 to=$2 mode=$3 ev=$4 errno=$5 target=$6 r
-	mon_start "$dut" || not_ok "monitor starts"
+	shift 6
+	mon_start "$dut" "$@" || not_ok "monitor starts"
 	bpftool map update name bpfwd_t_cfg key 0 0 0 0 value $((to & 255)) $((to >> 8 & 255)) 0 0 &&
 		bpftool map update name bpfwd_t_cfg key 1 0 0 0 value "$mode" 0 0 0 ||
 		not_ok "$desc: configure the test program"
@@ -187,6 +190,9 @@ else
 		in_ns "$sink" ethtool -K s0 gro on >/dev/null 2>&1
 		ip -n "$dut" link set d1 down
 		xdp_case "XDP to a down device" "$d1" 0 xdp_redirect_err ENETDOWN d1
+		xdp_case "nobulk: XDP to a down device" "$d1" 0 xdp_redirect_err ENETDOWN d1 nobulk
+		is "$(jq -c '[.signals[] | select(test("devmap|cpumap"))]' <<<"$last")" '[]' \
+			"nobulk: it counted with no bulk tracepoint attached"
 		xdp_case "XDP to a missing ifindex" 9999 0 xdp_redirect_err EINVAL ""
 		mon_start "$dut" || not_ok "monitor starts"
 		bpftool map update name bpfwd_t_cfg key 1 0 0 0 value 1 0 0 0
@@ -251,6 +257,27 @@ for tp in xdp_redirect_err xdp_redirect_map_err xdp_exception xdp_cpumap_kthread
 		is "$(jq -c .signals <<<"$last" | grep -c "\"xdp:$tp\"")" 0 "xdp:$tp absent, not attached"
 	fi
 done
+
+# the line the monitor starts with names what it listens to: nobulk
+# leaves out the bulk tracepoints, and only them (with all too)
+bulk="xdp_cpumap_kthread xdp_cpumap_enqueue xdp_devmap_xmit"
+for args in "" nobulk "all nobulk"; do
+	line=$("$BPFWD" -n "$solo" monitor $args count 1 2>&1 | sed -n 1p)
+	like "$line" '^monitoring (redirect errors|all redirects):' "${args:-default}: says what it listens to"
+	for tp in xdp_redirect_err xdp_redirect_map_err xdp_exception $bulk; do
+		want="listens to"
+		why=
+		if [ ! -d "/sys/kernel/tracing/events/xdp/$tp" ]; then
+			want="does not listen to" why=" (absent)"
+		elif [[ " $bulk " == *" $tp "* && " $args " == *" nobulk "* ]]; then
+			want="does not listen to"
+		fi
+		got="does not listen to"
+		[[ "$line " == *" xdp:$tp "* ]] && got="listens to"
+		is "$got" "$want" "${args:-default}: $want xdp:$tp$why"
+	done
+done
+like "$line " ' xdp:xdp_redirect ' "all nobulk: listens to xdp:xdp_redirect"
 
 mon_start "$solo" nokfree count 2 || not_ok "monitor nokfree starts"
 mon_stop
