@@ -480,13 +480,11 @@ int do_monitor(int argc, char **argv)
 			if (arg_interval_count(&argc, &argv, &interval, &count,
 					       100000000))
 				return BPFWD_EXIT_USAGE;
-		} else if (is_word(*argv, "prom") && argc > 1) {
-			prom = *++argv;
-			argc--;
+		} else if (is_word(*argv, "prom")) {
+			NEXT_ARG();
+			prom = *argv;
 			if (!*prom)
 				return usage_err("prom: empty file name");
-		} else if (is_word(*argv, "prom")) {
-			return usage_err("\"%s\" needs a value", *argv);
 		} else {
 			return usage_err("unknown argument \"%s\"", *argv);
 		}

@@ -179,6 +179,10 @@ bad "monitor: count at the end" 2 'bpfwd: monitor "count" needs a value' \
 	"$BPFWD" monitor interval 2 count
 bad "monitor: nobulk takes no value" 2 'bpfwd: monitor unknown argument "1"' \
 	"$BPFWD" monitor nobulk 1
+bad "monitor: prom at the end" 2 'bpfwd: monitor "prom" needs a value' \
+	"$BPFWD" monitor count 1 prom
+bad "monitor: prom with an empty name" 2 'bpfwd: monitor prom: empty file name' \
+	"$BPFWD" monitor prom ""
 bad "probe: unknown word" 2 'bpfwd: probe unknown argument "frob"' \
 	"$BPFWD" probe frob
 
