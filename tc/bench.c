@@ -96,7 +96,11 @@ struct sample {
 struct bench;
 
 /* Which monitor a row runs while it is measured. */
-enum bench_mon { MON_OFF, MON_ERRORS, MON_ALL };
+enum bench_mon { MON_OFF, MON_ERRORS, MON_ALL, MON_NOBULK };
+
+static const char *const mon_names[] = {
+	[MON_ERRORS] = "errors", [MON_ALL] = "all", [MON_NOBULK] = "nobulk",
+};
 
 /* One row.  Adding a row is one entry in methods[] below: a name, what
  * it is, an optional check that says why it cannot run here, setup and
@@ -658,8 +662,9 @@ static const char *need_mon_all(struct bench *b)
 	return need_mon(true);
 }
 
-/* Monitor rows are named OFF+mon-errors and OFF+mon-all: row OFF with
- * the monitor running.  Returns which monitor, and OFF in @off.
+/* Monitor rows are named OFF+mon-errors, OFF+mon-all and
+ * OFF+mon-nobulk (errors only without the bulk tracepoints): row OFF
+ * with the monitor running.  Returns which monitor, and OFF in @off.
  */
 static enum bench_mon mon_of(const struct method *m, const struct method **off)
 {
@@ -673,6 +678,8 @@ static enum bench_mon mon_of(const struct method *m, const struct method **off)
 		mon = MON_ERRORS;
 	else if (!strcmp(p, "+mon-all"))
 		mon = MON_ALL;
+	else if (!strcmp(p, "+mon-nobulk"))
+		mon = MON_NOBULK;
 	else
 		return MON_OFF;
 	snprintf(name, sizeof(name), "%.*s", (int)(p - m->name), m->name);
@@ -701,6 +708,7 @@ static int mon_setup(struct bench *b, const struct method *m)
 		return err;
 	memset(&b->mon, 0, sizeof(b->mon));
 	b->mon.all = mon == MON_ALL;
+	b->mon.no_bulk = mon == MON_NOBULK;
 	b->mon.any_netns = true;
 	/* its message to stderr, not into the JSON document */
 	opts.json = false;
@@ -708,7 +716,7 @@ static int mon_setup(struct bench *b, const struct method *m)
 	opts.json = json;
 	if (err)
 		snprintf(b->err, sizeof(b->err), "monitor %s: %s (see above)",
-			 mon == MON_ALL ? "all" : "errors", strerror(-err));
+			 mon_names[mon], strerror(-err));
 	return err;
 }
 
@@ -774,6 +782,8 @@ static const struct method methods[] = {
 	  need_mon_errors, mon_setup, mon_teardown, NULL, NULL },
 	{ "xdp-loop+mon-all", "xdp-loop, bpfwd monitor all running",
 	  need_mon_all, mon_setup, mon_teardown, NULL, NULL },
+	{ "xdp-loop+mon-nobulk", "xdp-loop, bpfwd monitor nobulk running",
+	  need_mon_errors, mon_setup, mon_teardown, NULL, NULL },
 	{ "tc-drop", "limit: tc ingress drop at the dut (skb)", NULL,
 	  tc_drop_setup, clsact_teardown, NULL, NULL },
 	{ "xdp-drop", "limit: XDP_DROP at the dut's ingress", NULL,
@@ -1572,7 +1582,8 @@ static void print_mon_round(struct bench *b, struct row *r, uint32_t k)
 static void print_mon_cost(struct bench *b, struct row *r)
 {
 	const struct method *m = NULL;
-	bool all = mon_of(r->m, &m) == MON_ALL;
+	enum bench_mon mon = mon_of(r->m, &m);
+	bool all = mon == MON_ALL;
 	struct row *off = row_named(b, m->name);
 	struct stat3 ra = row_vs(b, r, off, VS_RATIO);
 	struct stat3 ns = row_vs(b, r, off, VS_NS);
@@ -1593,7 +1604,7 @@ static void print_mon_cost(struct bench *b, struct row *r)
 		best = all ? ns.min <= MON_ALL_MAX_NS : ra.max > lo;
 	}
 	print_nl();
-	print_string(PRINT_ANY, "monitor", "    monitor %-6s", all ? "all" : "errors");
+	print_string(PRINT_ANY, "monitor", "    monitor %-6s", mon_names[mon]);
 	print_string(PRINT_ANY, "off_row", " x %s", m->name);
 	print_num("ratio_to_off", " %.3f", ra.med);
 	print_num("ratio_to_off_min", " (%.3f", ra.min);

@@ -73,7 +73,7 @@ if jq -e '.setup.napi_threaded' >/dev/null <<<"$js"; then
 else
 	skip "no threaded NAPI here: dut CPU time not checked"
 fi
-mon_rows='.methods[] | select(.name | test("[+]mon-(errors|all)$"))'
+mon_rows='.methods[] | select(.name | test("[+]mon-(errors|all|nobulk)$"))'
 ge "$(jq "[$mon_rows] | length" <<<"$js")" 4 "redirect and xdp have monitor rows"
 for k in off_row ratio_to_off ns_added_per_packet gen_ratio_to_off target_measure \
 	dut_cpu_ns_added target_verdict; do
