@@ -106,7 +106,7 @@ static uint32_t port_target(uint32_t ifindex)
 	int s;
 
 	for (s = 0; s < 2 && !to; s++) {
-		if (table_open(&t, s, false))
+		if (table_open_read(&t, s))
 			continue;
 		if (!port_get(&t, ifindex, &p) && (!t.stock || p.netns == me))
 			to = p.target;

@@ -80,11 +80,16 @@ int table_open(struct table *t, bool stock, bool create)
 
 int table_open_read(struct table *t, bool stock)
 {
+	/* once per process: a monitor looks ports up every interval */
+	static int stale = -1;
+
 	/* the stock table is shared by every namespace: one an older
 	 * bpfwd left must not hide this namespace's ports
 	 */
-	if (stock && !stock_dir(t->dir, sizeof(t->dir), false) &&
-	    table_check_layout(t->dir, NULL, true) == -EEXIST)
+	if (stock && stale < 0)
+		stale = !stock_dir(t->dir, sizeof(t->dir), false) &&
+			table_check_layout(t->dir, NULL, true) == -EEXIST;
+	if (stock && stale)
 		return -ENOENT;
 	return table_open(t, stock, false);
 }

@@ -26,7 +26,7 @@ struct table {
  */
 int table_open(struct table *t, bool stock, bool create);
 /* table_open() without create, for finding and listing ports: a stock
- * table of an older layout is warned about and taken as absent
+ * table of an older layout is warned about (once) and taken as absent
  * (-ENOENT), so that it cannot hide the namespace's own ports.
  */
 int table_open_read(struct table *t, bool stock);
