@@ -126,7 +126,11 @@ bench: deps
 	$(Q)mkdir -p $(RESULTS)
 	$(Q)$(OUTPUT)/bpfwd bench rounds $(BENCH_ROUNDS) duration $(BENCH_DURATION) \
 		save $(RESULTS)/bench.json plot $(RESULTS)/bench.png | tee $(RESULTS)/bench.txt
-	@echo "  RESULTS  $(RESULTS)/bench.txt $(RESULTS)/bench.json $(RESULTS)/bench.png"
+	@# the tc path's monitor cost needs a sink that consumes skbs
+	$(Q)$(OUTPUT)/bpfwd bench method redirect+mon-errors,redirect+mon-all count tc \
+		rounds $(BENCH_ROUNDS) duration $(BENCH_DURATION) \
+		save $(RESULTS)/bench-tc-monitor.json | tee $(RESULTS)/bench-tc-monitor.txt
+	@echo "  RESULTS  $(RESULTS)/bench.txt $(RESULTS)/bench.json $(RESULTS)/bench.png $(RESULTS)/bench-tc-monitor.txt"
 
 # every man/*.8.rst: bpfwd.8 and the pages of its objects (bpfwd-xdp.8, ...)
 MANS	:= $(patsubst man/%.rst,$(OUTPUT)/man/%,$(wildcard man/*.8.rst))
