@@ -38,9 +38,9 @@ int monitor_help(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	printf("Usage: bpfwd monitor [ all ] [ nokfree ] [ nobulk ] [ interval S ]\n"
+	printf("Usage: bpfwd monitor [ all | errors ] [ nokfree ] [ nobulk ] [ interval S ]\n"
 	       "                     [ count N ] [ prom FILE ]\n"
-	       "       all: successful redirects too (default: errors only)\n"
+	       "       all: successful redirects too; errors: only errors (the default)\n"
 	       "       nokfree: not skb:kfree_skb, the stock kernel's tc error signal\n"
 	       "                (a program run for every frame the box drops)\n"
 	       "       nobulk: not xdp_devmap_xmit, xdp_cpumap_enqueue, xdp_cpumap_kthread\n"

@@ -66,7 +66,7 @@ const char *mon_signal(size_t i)
 static int plan(struct mon *st, bool *want)
 {
 	struct btf *btf = btf__load_vmlinux_btf();
-	bool tc_tp;
+	bool tc_tp, kfree = false;
 	size_t i;
 
 	if (!btf) {
@@ -92,11 +92,13 @@ static int plan(struct mon *st, bool *want)
 		else if (s->when == TC_STOCK && st->no_kfree)
 			skip = "skipped (nokfree)";
 		want[i] = have && !skip;
+		if (s->when == TC_STOCK)
+			kfree |= want[i];
 		pr_info("monitor: %s %s", s->label,
 			!have ? "absent" : skip ? skip : "attach");
 	}
 	st->btf = btf;
-	if (!tc_tp && !want[ARRAY_SIZE(signals) - 1] && !st->no_kfree)
+	if (!tc_tp && !kfree && !st->no_kfree)
 		pr_warn("monitor: no signal for tc redirect errors on this kernel (no tc:tc_redirect_err, no skb:kfree_skb)");
 	return 0;
 }

@@ -278,6 +278,11 @@ for args in "" nobulk "all nobulk"; do
 	done
 done
 like "$line " ' xdp:xdp_redirect ' "all nobulk: listens to xdp:xdp_redirect"
+# errors names the default: after all, it takes all back
+line=$("$BPFWD" -n "$solo" monitor all errors count 1 2>&1 | sed -n 1p)
+like "$line" '^monitoring redirect errors:' "all errors: errors only"
+[[ "$line " == *" xdp:xdp_redirect "* ]] && not_ok "all errors: not xdp:xdp_redirect" ||
+	ok "all errors: not xdp:xdp_redirect"
 
 mon_start "$solo" nokfree count 2 || not_ok "monitor nokfree starts"
 mon_stop
