@@ -1454,13 +1454,14 @@ static struct stat3 row_mpps(struct bench *b, struct row *r, int *discarded)
 }
 
 /* What row_vs compares. */
-enum vs { VS_RATIO, VS_NS, VS_GEN, VS_CPU_NS, VS_CPU_COST };
+enum vs { VS_RATIO, VS_NS, VS_GEN, VS_CPU_NS, VS_CPU_COST, VS_CPU_RATIO };
 
 /* @r against @ref in the same round: the ratio of their rates (VS_RATIO),
  * the ns per packet @r takes more (VS_NS: 1e3/Mpps - 1e3/Mpps of @ref),
  * the ratio of the rates gen offered (VS_GEN), the dut CPU time per
- * packet @r takes more (VS_CPU_NS), or that as a fraction of @ref's
- * (VS_CPU_COST).
+ * packet @r takes more (VS_CPU_NS), that as a fraction of @ref's
+ * (VS_CPU_COST), or @ref's CPU time per packet over @r's (VS_CPU_RATIO:
+ * the rate ratio the CPU times alone would give).
  */
 static bool vs_round(struct sample *s, struct sample *q, enum vs what, double *v)
 {
@@ -1482,10 +1483,13 @@ static bool vs_round(struct sample *s, struct sample *q, enum vs what, double *v
 		break;
 	case VS_CPU_NS:
 	case VS_CPU_COST:
-		if (isnan(s->dut_ns) || isnan(q->dut_ns) || q->dut_ns <= 0)
+	case VS_CPU_RATIO:
+		if (isnan(s->dut_ns) || isnan(q->dut_ns) || q->dut_ns <= 0 ||
+		    s->dut_ns <= 0)
 			return false;
 		*v = what == VS_CPU_NS ? s->dut_ns - q->dut_ns :
-					 s->dut_ns / q->dut_ns - 1;
+		     what == VS_CPU_COST ? s->dut_ns / q->dut_ns - 1 :
+					   q->dut_ns / s->dut_ns;
 		break;
 	}
 	return true;
@@ -1665,9 +1669,11 @@ static void print_rows(struct bench *b)
 		ra = is_loop(r->m) ? (struct stat3){ NAN, NAN, NAN, 0 } :
 				     row_ratio(b, r, bridge);
 		lim = r->m->limit ? row_named(b, r->m->limit) : NULL;
-		lm = lim ? row_mpps(b, lim, NULL) : (struct stat3){ NAN, NAN, NAN, 0 };
-		lcpu = lim ? row_samples(b, lim, true, NULL) :
-			     (struct stat3){ NAN, NAN, NAN, 0 };
+		/* per round, as the ratio to the bridge: a limit row's rate
+		 * moves as much as any other's
+		 */
+		lm = row_vs(b, r, lim, VS_RATIO);
+		lcpu = row_vs(b, r, lim, VS_CPU_RATIO);
 		open_json_object(NULL);
 		print_string(PRINT_ANY, "name", "%-20s", r->m->name);
 		print_string(PRINT_ANY, "status", " %-8s", row_status(r));
@@ -1689,11 +1695,10 @@ static void print_rows(struct bench *b)
 		print_num("ns_per_packet", " %6.0f", 1e3 / mp.med);
 		print_num("dut_cpu_ns_per_packet", "  %6.0f", cpu.med);
 		print_string(PRINT_JSON, "limit", NULL, r->m->limit);
-		print_num("ratio_to_limit", "  %6.2f", mp.med / lm.med);
+		print_num("ratio_to_limit", "  %6.2f", lm.med);
 		/* the same by the dut's CPU time: its own work only */
-		if (!isnan(lcpu.med / cpu.med))
-			print_num("dut_cpu_ratio_to_limit", " (%4.2f)",
-				  lcpu.med / cpu.med);
+		if (!isnan(lcpu.med))
+			print_num("dut_cpu_ratio_to_limit", " (%4.2f)", lcpu.med);
 		print_u64(PRINT_JSON, "rounds_used", NULL, mp.n);
 		print_u64(PRINT_JSON, "noisy_rounds_discarded", NULL, disc);
 		if (r->failed[0])
