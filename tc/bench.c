@@ -289,7 +289,7 @@ static void port_teardown(struct bench *b, const struct method *m)
 /* br_netfilter (built in, or loaded by Docker and friends) passes every
  * bridged frame through the netfilter hooks when the namespace's
  * bridge-nf-call-* say so, and they are 1 in a new namespace: a bridge
- * at about two thirds of its speed.  The bridge row turns them off in
+ * at about three quarters of its speed.  The bridge row turns them off in
  * the dut (the bridge's own speed, the peer to beat); bridge-nf keeps
  * them on, as such a host forwards.
  */
@@ -556,7 +556,6 @@ static int loop_setup(struct bench *b, const struct method *m)
 {
 	char name[32];
 	pid_t pid;
-	int err;
 
 	if (ns_sysfs_write(b->ns[NS_DUT], b->in_dev, "threaded", "0")) {
 		snprintf(b->err, sizeof(b->err), "%s: cannot turn threaded NAPI off",
@@ -566,8 +565,7 @@ static int loop_setup(struct bench *b, const struct method *m)
 	b->loop = true;
 	snprintf(name, sizeof(name), "ksoftirqd/%d", b->gen_cpu);
 	b->ksoftirqd = kthreads_find(name, &pid, 1) == 1 ? pid : 0;
-	err = xdp_drop_setup(b, m);
-	return err;
+	return xdp_drop_setup(b, m);
 }
 
 static void loop_teardown(struct bench *b, const struct method *m)
