@@ -24,6 +24,12 @@ for m in bridge mirred redirect; do
 	ge "${n:-0}" 1 "$m: frames were forwarded and counted"
 done
 like "$OUT" "redirect_xmit" "the redirect method is stock tc's cls_bpf da"
+if [ -d /proc/sys/net/bridge ]; then
+	like "$OUT" "sysctl -qw net.bridge.bridge-nf-call-iptables=0" \
+		"the dut's bridge runs without br_netfilter's hooks"
+else
+	skip "no br_netfilter here"
+fi
 like "$OUT" "\(passed,tc\)" "bpfwd stats shows the counter row"
 is "$(ip netns list 2>/dev/null | grep -c '^bpfwd-bridge-vs-redirect-')" 0 \
 	"no namespace left over"
