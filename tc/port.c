@@ -234,14 +234,11 @@ static int port_add(struct port_cfg *c)
 	if (!c->has_hook)
 		c->hook = kernel_has_tcx() ? BPFWD_HOOK_TCX : BPFWD_HOOK_TC;
 	if (c->hook == BPFWD_HOOK_NONE) {
-		char dir[PATH_MAX];
-
 		c->prio = 0;
 		/* it writes the stock table: one of an older layout is
 		 * this command's error, not the warning find_port() gives
 		 */
-		if (!stock_dir(dir, sizeof(dir), false) &&
-		    table_check_layout(dir, NULL, false))
+		if (stock_check_layout(false))
 			return BPFWD_EXIT_FAIL;
 	}
 	err = find_port(c->in, &t, &old);

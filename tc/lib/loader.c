@@ -36,20 +36,18 @@ void loader_set_print(void)
 
 int table_check_layout(const char *pin_dir, bool *exists, bool warn)
 {
-	int (*check)(const char *, enum bpf_map_type, uint32_t, uint32_t,
-		     uint32_t, bool *) = warn ? pin_check_map_warn : pin_check_map;
 	char path[PATH_MAX];
 	bool e1, e2;
 	int err;
 
 	snprintf(path, sizeof(path), "%s/%s", pin_dir, BPFWD_MAP_PORTS);
-	err = check(path, BPF_MAP_TYPE_HASH, sizeof(__u32),
-		    sizeof(struct bpfwd_port), BPFWD_MAX_PORTS, &e1);
+	err = pin_check_map(path, BPF_MAP_TYPE_HASH, sizeof(__u32),
+			    sizeof(struct bpfwd_port), BPFWD_MAX_PORTS, &e1, warn);
 	if (err)
 		return err;
 	snprintf(path, sizeof(path), "%s/%s", pin_dir, BPFWD_MAP_STATS);
-	err = check(path, BPF_MAP_TYPE_PERCPU_ARRAY, sizeof(__u32),
-		    sizeof(struct bpfwd_stats), BPFWD_MAX_SLOTS, &e2);
+	err = pin_check_map(path, BPF_MAP_TYPE_PERCPU_ARRAY, sizeof(__u32),
+			    sizeof(struct bpfwd_stats), BPFWD_MAX_SLOTS, &e2, warn);
 	if (exists)
 		*exists = e1 && e2;
 	return err;

@@ -109,8 +109,8 @@ int stock_dir(char *buf, size_t len, bool create)
 	return create ? mkdir_p(buf, 0700) : 0;
 }
 
-static int check_map(const char *path, enum bpf_map_type type, uint32_t key,
-		     uint32_t value, uint32_t max, bool *exists, bool warn)
+int pin_check_map(const char *path, enum bpf_map_type type, uint32_t key,
+		  uint32_t value, uint32_t max, bool *exists, bool warn)
 {
 	struct bpf_map_info info = { 0 };
 	uint32_t ilen = sizeof(info);
@@ -146,16 +146,4 @@ static int check_map(const char *path, enum bpf_map_type type, uint32_t key,
 		return -EEXIST;
 	}
 	return 0;
-}
-
-int pin_check_map(const char *path, enum bpf_map_type type, uint32_t key,
-		  uint32_t value, uint32_t max, bool *exists)
-{
-	return check_map(path, type, key, value, max, exists, false);
-}
-
-int pin_check_map_warn(const char *path, enum bpf_map_type type, uint32_t key,
-		       uint32_t value, uint32_t max, bool *exists)
-{
-	return check_map(path, type, key, value, max, exists, true);
 }

@@ -28,15 +28,10 @@ int mkdir_p(const char *path, mode_t mode);
 
 /* Checks that the map pinned at @path has the given layout.  Returns 0
  * when it matches or nothing is pinned there (*exists tells which),
- * -EEXIST with a message when the layout is different.
+ * -EEXIST with a message when the layout is different: an error, or
+ * with @warn a warning (for readers that can go on without that map).
  */
 int pin_check_map(const char *path, enum bpf_map_type type, uint32_t key,
-		  uint32_t value, uint32_t max, bool *exists);
-/* The same, but a different layout is only a warning (still -EEXIST):
- * for readers that can go on without that map.
- */
-int pin_check_map_warn(const char *path, enum bpf_map_type type,
-		       uint32_t key, uint32_t value, uint32_t max,
-		       bool *exists);
+		  uint32_t value, uint32_t max, bool *exists, bool warn);
 
 #endif /* __BPFWD_PINS_H */

@@ -78,6 +78,14 @@ int table_open(struct table *t, bool stock, bool create)
 	return 0;
 }
 
+int stock_check_layout(bool warn)
+{
+	char dir[PATH_MAX];
+	int err = stock_dir(dir, sizeof(dir), false);
+
+	return err ? err : table_check_layout(dir, NULL, warn);
+}
+
 int table_open_read(struct table *t, bool stock)
 {
 	/* once per process: a monitor looks ports up every interval */
@@ -87,8 +95,7 @@ int table_open_read(struct table *t, bool stock)
 	 * bpfwd left must not hide this namespace's ports
 	 */
 	if (stock && stale < 0)
-		stale = !stock_dir(t->dir, sizeof(t->dir), false) &&
-			table_check_layout(t->dir, NULL, true) == -EEXIST;
+		stale = stock_check_layout(true) == -EEXIST;
 	if (stock && stale)
 		return -ENOENT;
 	return table_open(t, stock, false);

@@ -30,6 +30,8 @@ int table_open(struct table *t, bool stock, bool create);
  * (-ENOENT), so that it cannot hide the namespace's own ports.
  */
 int table_open_read(struct table *t, bool stock);
+/* table_check_layout() of the stock table's pin directory. */
+int stock_check_layout(bool warn);
 void table_close(struct table *t);
 /* Removes the table's pins (and the netns dir) when no port is left. */
 void table_gc(struct table *t);

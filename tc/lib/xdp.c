@@ -83,7 +83,7 @@ static int check_layouts(struct table *t)
 		err = pin_check_map(path, xdp_maps[i].type, sizeof(__u32),
 				    xdp_maps[i].value,
 				    xdp_maps[i].max ?: (uint32_t)nr_cpus(),
-				    &exists);
+				    &exists, false);
 		if (err)
 			return err;
 	}
