@@ -1168,26 +1168,32 @@ static int64_t task_runtime_ns(pid_t pid)
  * an xdp-loop row the "dut" is gen's CPU: gen itself (@gen) and that
  * CPU's ksoftirqd, where the drops run.  -1 without threaded NAPI.
  */
-static int64_t dut_cpu_ns(struct bench *b, pid_t gen)
+static int64_t runtime_sum(const pid_t *pids, int n)
 {
 	int64_t sum = 0, t;
 	int i;
 
-	if (b->loop) {
-		sum = task_runtime_ns(gen);
-		t = b->ksoftirqd ? task_runtime_ns(b->ksoftirqd) : 0;
-		return sum < 0 || t < 0 ? -1 : sum + t;
-	}
-	if (!b->napi_threaded || !b->ndut_napi)
-		return -1;
-	for (i = 0; i < b->ndut_napi + b->nkth; i++) {
-		t = task_runtime_ns(i < b->ndut_napi ? b->napi[i] :
-				    b->kth[i - b->ndut_napi]);
+	for (i = 0; i < n; i++) {
+		t = task_runtime_ns(pids[i]);
 		if (t < 0)
 			return -1;
 		sum += t;
 	}
 	return sum;
+}
+
+static int64_t dut_cpu_ns(struct bench *b, pid_t gen)
+{
+	pid_t loop[2] = { gen, b->ksoftirqd };
+	int64_t napi, kth;
+
+	if (b->loop)
+		return runtime_sum(loop, b->ksoftirqd ? 2 : 1);
+	if (!b->napi_threaded || !b->ndut_napi)
+		return -1;
+	napi = runtime_sum(b->napi, b->ndut_napi);
+	kth = runtime_sum(b->kth, b->nkth);
+	return napi < 0 || kth < 0 ? -1 : napi + kth;
 }
 
 static double loadavg1(void)
