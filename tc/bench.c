@@ -167,14 +167,6 @@ static void on_signal(int sig)
 	bench_stop = 1;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* --- running things on the dut ----------------------------------- */
 
 static int run(struct bench *b, int ns, char *const argv[])

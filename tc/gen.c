@@ -46,14 +46,6 @@ static void on_signal(int sig)
 	gen_stop = sig;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 struct rate_arg {
 	struct livegen *g;
 	const char *dev;

@@ -239,14 +239,6 @@ static const char *drop_reason(const struct btf *btf, uint32_t reason)
 	return buf;
 }
 
-static double now_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void print_interval(struct mon *st, const struct mon_snapshot *cur,
 			   const struct mon_snapshot *prev, double secs)
 {
@@ -510,7 +502,7 @@ int do_monitor(int argc, char **argv)
 	stop = 0;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	t0 = now_mono();
+	t0 = now();
 	for (done = 0; !stop && (!count || done < count); done++) {
 		struct timespec ts = { .tv_sec = interval };
 
@@ -524,7 +516,7 @@ int do_monitor(int argc, char **argv)
 			ret = BPFWD_EXIT_FAIL;
 			break;
 		}
-		t1 = now_mono();
+		t1 = now();
 		print_interval(&st, &snap[cur], &snap[cur ^ 1], t1 - t0);
 		t0 = t1;
 		if (prom && prom_write(&st, prom, &snap[cur])) {

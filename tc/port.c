@@ -67,14 +67,6 @@ struct port_cfg {
 	bool force;		/* del: also another namespace's stock entry */
 };
 
-static int need_root(void)
-{
-	if (geteuid() == 0)
-		return 0;
-	p_err("must be run as root (needs CAP_NET_ADMIN and CAP_BPF)");
-	return -EPERM;
-}
-
 static int lookup_word(const char *arg, const char *const *names, int n,
 		       const char *what, uint32_t *out)
 {

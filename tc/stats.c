@@ -213,14 +213,6 @@ static void free_rows(struct row *rows, int n)
 	}
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 int do_stats(int argc, char **argv)
 {
 	static struct row rows[2][BPFWD_MAX_PORTS + 2];

@@ -240,14 +240,6 @@ static int parse_xdp(int argc, char **argv, struct xdp_cfg *c, bool replace)
 	return 0;
 }
 
-static int need_root(void)
-{
-	if (geteuid() == 0)
-		return 0;
-	p_err("must be run as root (needs CAP_NET_ADMIN and CAP_BPF)");
-	return -EPERM;
-}
-
 static int resolve(struct xdp_cfg *c)
 {
 	return resolve_pair(c->dev, c->to, &c->in, &c->out);

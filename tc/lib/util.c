@@ -10,6 +10,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "util.h"
 #include "json.h"
@@ -64,6 +66,49 @@ int usage_err(const char *fmt, ...)
 	vp_err(fmt, ap);
 	va_end(ap);
 	return BPFWD_EXIT_USAGE;
+}
+
+int need_root(void)
+{
+	if (geteuid() == 0)
+		return 0;
+	p_err("must be run as root (needs CAP_NET_ADMIN and CAP_BPF)");
+	return -EPERM;
+}
+
+double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+void signals_catch(struct signals_saved *s, bool alarm)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+
+	stop_signal = 0;
+	s->alarm = alarm;
+	sigaction(SIGINT, &sa, &s->old[0]);
+	sigaction(SIGTERM, &sa, &s->old[1]);
+	if (alarm)
+		sigaction(SIGALRM, &sa, &s->old[2]);
+}
+
+void signals_restore(const struct signals_saved *s)
+{
+	sigaction(SIGINT, &s->old[0], NULL);
+	sigaction(SIGTERM, &s->old[1], NULL);
+	if (s->alarm)
+		sigaction(SIGALRM, &s->old[2], NULL);
 }
 
 bool matches(const char *arg, const char *word)

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
 
 #define BPFWD_EXIT_OK		0
@@ -37,6 +38,28 @@ void bpfwd_log(int level, const char *fmt, ...)
  * JSON mode.  The caller does not add a newline.
  */
 void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* 0 when running as root, else prints the one message bpfwd gives for
+ * it and returns -EPERM.
+ */
+int need_root(void);
+
+/* Seconds on CLOCK_MONOTONIC. */
+double now(void);
+
+/* Long-running commands (gen, bench, monitor, daemon) stop on SIGINT
+ * and SIGTERM (and SIGALRM with @alarm): signals_catch() points them at
+ * a handler that stores the signal's number in stop_signal (0 until
+ * one comes), signals_restore() puts back what was there (tc -b runs
+ * several commands in one process).
+ */
+extern volatile sig_atomic_t stop_signal;
+struct signals_saved {
+	struct sigaction old[3];
+	bool alarm;
+};
+void signals_catch(struct signals_saved *s, bool alarm);
+void signals_restore(const struct signals_saved *s);
 
 /* Usage error: prints the message and returns BPFWD_EXIT_USAGE. */
 int usage_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
