@@ -101,6 +101,48 @@ struct {
 /* id of bpfwd_cpumap, set by the loader for kthread_tp */
 const volatile __u32 cpumap_id;
 
+/* Set by the loader when it loads a copy of this object for one port:
+ * that port's ingress ifindex, slot and target, so that xdp_redirect
+ * and xdp_devmap skip the bpfwd_ports lookup, most of the table's cost
+ * per frame.  The entry stays in the table (show and stats read it), and
+ * a replace loads a new copy.  0 (the default) looks every frame up.
+ */
+const volatile __u32 fixed_ifindex;
+const volatile __u32 fixed_slot;
+const volatile __u32 fixed_target;
+
+static __always_inline void count_frame(struct bpfwd_stats *s,
+					struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	void *end = (void *)(long)ctx->data_end;
+	struct ethhdr *eth = data;
+
+	if (end - data < ETH_ZLEN)
+		s->runt++;
+	if ((void *)(eth + 1) <= end &&
+	    (eth->h_proto == bpf_htons(ETH_P_8021Q) ||
+	     eth->h_proto == bpf_htons(ETH_P_8021AD)))
+		s->vlan++;
+}
+
+/* Whether this copy was loaded for the frame's ingress port; then *st
+ * gets (and has counted the frame in) that port's stats.  Otherwise the
+ * table decides.
+ */
+static __always_inline int fixed_port(struct xdp_md *ctx,
+				       struct bpfwd_stats **st)
+{
+	__u32 slot = fixed_slot;
+
+	if (!fixed_ifindex || ctx->ingress_ifindex != fixed_ifindex)
+		return 0;
+	*st = bpf_map_lookup_elem(&bpfwd_stats, &slot);
+	if (*st)
+		count_frame(*st, ctx);
+	return 1;
+}
+
 /* Looks the ingress port up and accounts what the tc programs account.
  * Returns the entry, or NULL when the frame must pass.
  */
@@ -112,7 +154,6 @@ port_lookup(struct xdp_md *ctx, struct bpfwd_stats **st)
 	__u32 ifindex = ctx->ingress_ifindex;
 	__u32 len = end - data, slot;
 	const struct bpfwd_port *p;
-	struct ethhdr *eth = data;
 	struct bpfwd_stats *s;
 
 	p = bpf_map_lookup_elem(&bpfwd_ports, &ifindex);
@@ -126,14 +167,8 @@ port_lookup(struct xdp_md *ctx, struct bpfwd_stats **st)
 		}
 		return NULL;
 	}
-	if (!s)
-		return p;
-	if (len < ETH_ZLEN)
-		s->runt++;
-	if ((void *)(eth + 1) <= end &&
-	    (eth->h_proto == bpf_htons(ETH_P_8021Q) ||
-	     eth->h_proto == bpf_htons(ETH_P_8021AD)))
-		s->vlan++;
+	if (s)
+		count_frame(s, ctx);
 	return p;
 }
 
@@ -155,8 +190,11 @@ SEC("xdp")
 int xdp_redirect(struct xdp_md *ctx)
 {
 	struct bpfwd_stats *s = NULL;
-	const struct bpfwd_port *p = port_lookup(ctx, &s);
+	const struct bpfwd_port *p;
 
+	if (fixed_port(ctx, &s))
+		return account(s, ctx, bpf_redirect(fixed_target, 0));
+	p = port_lookup(ctx, &s);
 	if (!p)
 		return XDP_PASS;
 	if (!p->target) {
@@ -171,8 +209,12 @@ SEC("xdp")
 int xdp_devmap(struct xdp_md *ctx)
 {
 	struct bpfwd_stats *s = NULL;
-	const struct bpfwd_port *p = port_lookup(ctx, &s);
+	const struct bpfwd_port *p;
 
+	if (fixed_port(ctx, &s))
+		return account(s, ctx, bpf_redirect_map(&bpfwd_devmap,
+							fixed_slot, XDP_PASS));
+	p = port_lookup(ctx, &s);
 	if (!p)
 		return XDP_PASS;
 	/* an empty slot returns the low flag bits: XDP_PASS, counted */
