@@ -269,12 +269,15 @@ int do_bench(int argc, char **argv)
 	load0 = loadavg1();
 	b->own_ns = !devs[0];
 	err = b->own_ns ? topo_build(b) : topo_devices(b, devs);
+	if (!err)
+		err = sink_counter_add(b);
 	if (err) {
 		if (b->err[0])
 			p_err("topology: %s", b->err);
 	} else {
 		ret = bench_report(b, load0);
 	}
+	sink_counter_del(b);
 	topo_destroy(b);
 	signals_restore(&sigs);
 	sigaction(SIGHUP, &old_hup, NULL);

@@ -15,6 +15,10 @@
 #include "lib/nsrun.h"
 #include "lib/util.h"
 
+const char *const bench_mon_names[] = {
+	[MON_ERRORS] = "errors", [MON_ALL] = "all", [MON_NOBULK] = "nobulk",
+};
+
 /* Whether the monitor starts here at all, tried once per mode in a
  * child so that what it prints becomes the rows' reason.
  */

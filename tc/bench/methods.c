@@ -21,10 +21,6 @@
 #include "bench.h"
 #include "lib/util.h"
 
-const char *const bench_mon_names[] = {
-	[MON_ERRORS] = "errors", [MON_ALL] = "all", [MON_NOBULK] = "nobulk",
-};
-
 const char *const bench_limit_names[] = {
 	[LIMIT_TC] = "tc-drop", [LIMIT_XDP] = "xdp-drop",
 };

@@ -3,8 +3,8 @@
  *
  * bpfwd bench's topology: gen --veth-- dut --veth-- sink in three
  * namespaces of its own (removed at the end), or four devices of the
- * caller's namespace (handed back as they were), with the sink's
- * counter on the sink port and the NAPI threads pinned.
+ * caller's namespace (handed back as they were), with the NAPI
+ * threads pinned.  Also how the bench runs a command in one of them.
  */
 #include <errno.h>
 #include <limits.h>
@@ -206,11 +206,11 @@ int topo_build(struct bench *b)
 	ns_enter(b->ns[NS_DUT]);
 	b->cookie = netns_cookie();
 	ns_leave();
-	return sink_counter_add(b);
+	return 0;
 }
 
 /* Device mode: the caller's namespace and devices, nothing created but
- * the sink's counter (and each row's own setup).
+ * the sink's counter (cli.c) and each row's own setup.
  */
 int topo_devices(struct bench *b, char **dev)
 {
@@ -238,7 +238,7 @@ int topo_devices(struct bench *b, char **dev)
 	}
 	memcpy(b->sink_mac, li.mac, 6);
 	b->cookie = netns_cookie();
-	return sink_counter_add(b);
+	return 0;
 }
 
 static void rm_pins(const char *path)
@@ -253,7 +253,6 @@ void topo_destroy(struct bench *b)
 	char dir[PATH_MAX];
 	int i;
 
-	sink_counter_del(b);
 	if (!b->own_ns)
 		return;
 	for (i = 0; i < NS_N; i++) {
