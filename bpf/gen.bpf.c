@@ -1,19 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Copyright (c) 2026 The bpfwd authors
  *
- * The benchmark's own programs, loaded only by bpfwd (gen, bench):
- *
- *   gen_xmit      XDP, run by BPF_PROG_RUN in live-frames mode: stamps a
- *                 flow's UDP source port (and its checksum) into the
- *                 template frame and redirects it out of the generator's
- *                 device.  This is the traffic generator.
- *   cnt_tc_drop   tc: counts and drops.  The sink counts with it (every
- *                 bench row is counted the same way) and the tc-drop
- *                 limit row drops with it at the dut's ingress.
- *   cnt_xdp_drop  XDP: counts and drops (the xdp-drop limit row).
- *   fixed_redir   tc: bpf_redirect() to a target fixed at load time,
- *                 with no table and no counters: what the table-driven
- *                 redirect_xmit is measured against.
+ * The traffic generator of bpfwd gen and bpfwd bench, loaded only by
+ * bpfwd: gen_xmit, an XDP program run by BPF_PROG_RUN in live-frames
+ * mode, stamps a flow's UDP source port (and its checksum) into the
+ * template frame and redirects it out of the generator's device.
+ * (bench's counters and limit programs are benchsink.bpf.c.)
  *
  * gen_seq counts the frames run, so user space knows how many went out
  * even when a signal cut BPF_PROG_RUN short.
@@ -23,7 +15,6 @@
  * the frame) and recomputes the checksum from a sum user space prepared.
  */
 #include <linux/bpf.h>
-#include <linux/pkt_cls.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_endian.h>
 
@@ -37,16 +28,8 @@ const volatile __u32 gen_csum_off;	/* offset of udp->check */
  * source port and checksum zero, and payload
  */
 const volatile __u32 gen_csum_base;
-const volatile __u32 fixed_target;	/* fixed_redir's target ifindex */
 
 __u64 gen_seq;				/* frames run (user space reads it) */
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u64);
-} bpfwd_cnt SEC(".maps");
 
 static __always_inline __u16 csum_fold(__u32 sum)
 {
@@ -79,47 +62,6 @@ int gen_xmit(struct xdp_md *ctx)
 		*(__u16 *)(data + coff) = check ? check : 0xffff;
 	}
 	return bpf_redirect(gen_ifindex, 0);
-}
-
-static __always_inline void count(void)
-{
-	__u32 key = 0;
-	__u64 *c = bpf_map_lookup_elem(&bpfwd_cnt, &key);
-
-	if (c)
-		(*c)++;
-}
-
-SEC("tc")
-int cnt_tc_drop(struct __sk_buff *skb)
-{
-	count();
-	return TC_ACT_SHOT;
-}
-
-/* The sink's tc counter: the frame is consumed, as a host that takes
- * it in would, not dropped.  A drop would fire skb:kfree_skb for every
- * frame, which is not what a healthy network does and is what a tc
- * error monitor listens to.
- */
-SEC("tc")
-int cnt_tc_consume(struct __sk_buff *skb)
-{
-	count();
-	return TC_ACT_STOLEN;
-}
-
-SEC("xdp")
-int cnt_xdp_drop(struct xdp_md *ctx)
-{
-	count();
-	return XDP_DROP;
-}
-
-SEC("tc")
-int fixed_redir(struct __sk_buff *skb)
-{
-	return bpf_redirect(fixed_target, 0);
 }
 
 char _license[] SEC("license") = "GPL";

@@ -27,23 +27,51 @@
 #include "bpfwd.h"
 #include "lib/json.h"
 #include "lib/livegen.h"
+#include "lib/params.h"
 #include "lib/util.h"
+
+struct gen_args {
+	const char *dev;
+	uint32_t count, duration, size, flows, cpu;
+	const char *src, *dst;
+	bool ipv6;
+};
+
+/* size: what the generator builds (livegen_open()), with the FCS:
+ * UDP/IPv4 64-1518 bytes, UDP/IPv6 66-1518 (its headers need 66)
+ */
+#define GEN_SIZE_MIN	64
+#define GEN_SIZE_MIN6	66
+#define GEN_SIZE_MAX	1518
+
+static const struct kw gen_kws[] = {
+	KW_DEV("dev", struct gen_args, dev, "DEV", KW_REQUIRED,
+	       "the device frames leave by"),
+	KW_U32("count", struct gen_args, count, 1, UINT32_MAX, "N", 0,
+	       "send exactly N frames"),
+	KW_U32("duration", struct gen_args, duration, 1, 86400, "S", 0,
+	       "send for S seconds (default 10)"),
+	KW_U32("size", struct gen_args, size, GEN_SIZE_MIN, GEN_SIZE_MAX, "BYTES", 0,
+	       "frame size on the wire, with FCS (default 64, IPv6 66)"),
+	KW_U32("flows", struct gen_args, flows, 1, 16384, "N", 0,
+	       "source ports, round robin from 49152 (default 8)"),
+	KW_STR("src", struct gen_args, src, "ADDR", 0, "source MAC, IP or both"),
+	KW_STR("dst", struct gen_args, dst, "ADDR", 0,
+	       "destination MAC, IP or both"),
+	KW_FLAG("ipv6", struct gen_args, ipv6, 0, "UDP over IPv6"),
+	KW_U32("cpu", struct gen_args, cpu, 0, CPU_SETSIZE - 1, "C", 0,
+	       "run on CPU C"),
+	KW_END
+};
+
+#define USAGE	"Usage: bpfwd gen "
 
 int gen_help(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	printf("Usage: bpfwd gen dev DEV [ count N | duration S ] [ size BYTES ]\n"
-	       "                [ flows N ] [ src ADDR ] [ dst ADDR ] [ ipv6 ] [ cpu C ]\n"
-	       "where  ADDR := { MAC | IP | MAC/IP }\n");
+	printf(USAGE);
+	kw_usage(stdout, gen_kws, strlen(USAGE));
+	printf("where  ADDR := { MAC | IP | MAC/IP }\n");
 	return BPFWD_EXIT_OK;
-}
-
-static volatile sig_atomic_t gen_stop;
-
-static void on_signal(int sig)
-{
-	gen_stop = sig;
 }
 
 struct rate_arg {
@@ -90,10 +118,12 @@ static bool parse_mac(const char *s, uint8_t mac[6])
 	return true;
 }
 
-/* "MAC", "IP" or "MAC/IP" */
+/* "MAC", "IP" or "MAC/IP" of @word (src, dst); the IP's family, if
+ * any, in *@fam.
+ */
 static int parse_endpoint(const char *word, const char *s, bool *have_mac,
 			  uint8_t mac[6], bool *have_ip, struct in6_addr *ip,
-			  bool *v6)
+			  int *fam)
 {
 	char buf[128], *slash;
 	const char *ipstr = NULL;
@@ -114,16 +144,53 @@ static int parse_endpoint(const char *word, const char *s, bool *have_mac,
 		ipstr = buf;
 	}
 	memset(ip, 0, sizeof(*ip));
-	if (inet_pton(AF_INET, ipstr, ip) == 1) {
-		if (*v6)
-			return usage_err("%s \"%s\": an IPv4 address with ipv6", word, s);
-	} else if (inet_pton(AF_INET6, ipstr, ip) == 1) {
-		*v6 = true;
-	} else {
+	if (inet_pton(AF_INET, ipstr, ip) == 1)
+		*fam = AF_INET;
+	else if (inet_pton(AF_INET6, ipstr, ip) == 1)
+		*fam = AF_INET6;
+	else
 		return usage_err("%s \"%s\": not a MAC, an IP address or MAC/IP",
 				 word, s);
-	}
 	*have_ip = true;
+	return 0;
+}
+
+/* The command line into @a and @cfg: UDP over IPv6 with ipv6 or an IPv6
+ * address, and then no IPv4 address.
+ */
+static int gen_args(int argc, char **argv, struct gen_args *a,
+		    struct livegen_cfg *cfg)
+{
+	int err, sfam = 0, dfam = 0;
+	kw_seen_t seen;
+
+	err = kw_parse(gen_kws, argc, argv, a, &seen);
+	if (err)
+		return err;
+	if (a->count && a->duration)
+		return usage_err("count and duration exclude each other");
+	if (!a->count && !a->duration)
+		a->duration = 10;
+	if (a->src)
+		err = parse_endpoint("src", a->src, &cfg->have_smac, cfg->smac,
+				     &cfg->have_src, &cfg->src, &sfam);
+	if (!err && a->dst)
+		err = parse_endpoint("dst", a->dst, &cfg->have_dmac, cfg->dmac,
+				     &cfg->have_dst, &cfg->dst, &dfam);
+	if (err)
+		return err;
+	cfg->ipv6 = a->ipv6 || sfam == AF_INET6 || dfam == AF_INET6;
+	if (cfg->ipv6 && (sfam == AF_INET || dfam == AF_INET))
+		return usage_err("%s \"%s\": an IPv4 address with IPv6",
+				 sfam == AF_INET ? "src" : "dst",
+				 sfam == AF_INET ? a->src : a->dst);
+	cfg->size = a->size;
+	if (cfg->ipv6 && !kw_has(gen_kws, seen, "size"))
+		cfg->size = GEN_SIZE_MIN6;
+	if (cfg->ipv6 && cfg->size < GEN_SIZE_MIN6)
+		return usage_err("size \"%u\": UDP/IPv6 frames are %u-%u bytes",
+				 cfg->size, GEN_SIZE_MIN6, GEN_SIZE_MAX);
+	cfg->flows = a->flows;
 	return 0;
 }
 
@@ -139,180 +206,134 @@ static void print_addr(const char *key, const char *fmt, const uint8_t *mac,
 	print_string(PRINT_ANY, key, fmt, both);
 }
 
-int do_gen(int argc, char **argv)
+static void print_summary(const struct livegen_cfg *cfg, uint64_t sent,
+			  uint64_t dropped, double secs, bool interrupted)
 {
-	struct livegen_cfg cfg = {
-		.size = LIVEGEN_SIZE_DEF,
-		.flows = LIVEGEN_FLOWS_DEF,
-	};
-	uint32_t count = 0, duration = 0, cpu = UINT32_MAX;
-	uint64_t sent = 0, tx0, drop0, tx1, drop1;
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term,
-			 old_alrm;
-	struct rate_arg rate = { 0 };
+	double mpps = secs > 0 ? sent / secs / 1e6 : 0;
+
+	json_begin();
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "dev", "gen %s:", cfg->dev);
+	print_u64(PRINT_ANY, "frames", " %llu frames", sent);
+	print_u64(PRINT_ANY, "sent", ", %llu taken by the device",
+		  sent > dropped ? sent - dropped : 0);
+	print_u64(PRINT_ANY, "dropped", ", %llu dropped by it,", dropped);
+	print_double(PRINT_ANY, "seconds", " in %.3f s,", secs);
+	print_double(PRINT_ANY, "mpps", " %.3f Mpps", mpps);
+	print_double(PRINT_ANY, "gbps", " %.3f Gbit/s", mpps * cfg->size * 8 / 1e3);
+	print_nl();
+	print_u64(PRINT_ANY, "size", "  size %llu", cfg->size);
+	print_u64(PRINT_ANY, "flows", " flows %llu", cfg->flows);
+	print_string(PRINT_ANY, "proto", " %s", cfg->ipv6 ? "udp6" : "udp");
+	print_addr("src", " src %s", cfg->smac, &cfg->src, cfg->ipv6);
+	print_addr("dst", " dst %s", cfg->dmac, &cfg->dst, cfg->ipv6);
+	print_bool(PRINT_JSON, "interrupted", NULL, interrupted);
+	print_nl();
+	close_json_object();
+	json_end();
+}
+
+static int pin_cpu(uint32_t cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		p_err("cpu %u: %s", cpu, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+/* One long BPF_PROG_RUN; a thread prints the rate, a signal (the alarm
+ * for a duration, ^C) ends it.  The seconds it ran in *@secs.
+ */
+static int send_frames(struct livegen *g, const char *dev,
+		       const struct gen_args *a, double *secs)
+{
+	struct rate_arg rate = { .g = g, .dev = dev, .on = !opts.json };
 	pthread_t rate_thread;
-	double t0, t1, secs, mpps;
-	struct livegen *g = NULL;
-	const char *dev = NULL;
-	bool size_given = false;
-	int idx, err, ret = BPFWD_EXIT_FAIL;
+	double t0;
+	int err;
 
-	opts.cmd = "gen";
-	if (argc > 0 && is_word(*argv, "help"))
-		return gen_help(0, NULL);
-	for (; argc > 0; argc--, argv++) {
-		const char *w = *argv;
-
-		if (is_word(w, "ipv6")) {
-			if ((cfg.have_src || cfg.have_dst) && !cfg.ipv6)
-				return usage_err("ipv6 after an IPv4 address");
-			cfg.ipv6 = true;
-			continue;
-		}
-		if (argc < 2) {
-			if (is_word(w, "dev") || is_word(w, "count") ||
-			    is_word(w, "duration") || is_word(w, "size") ||
-			    is_word(w, "flows") || is_word(w, "src") ||
-			    is_word(w, "dst") || is_word(w, "cpu"))
-				return usage_err("\"%s\" needs a value", w);
-			return usage_err("unknown argument \"%s\"", w);
-		}
-		if (is_word(w, "dev")) {
-			dev = argv[1];
-		} else if (is_word(w, "count")) {
-			if (parse_u32(argv[1], &count, 1, UINT32_MAX))
-				return usage_err("count \"%s\": a number of frames from 1",
-						 argv[1]);
-		} else if (is_word(w, "duration")) {
-			if (parse_u32(argv[1], &duration, 1, 86400))
-				return usage_err("duration \"%s\": whole seconds, 1-86400",
-						 argv[1]);
-		} else if (is_word(w, "size")) {
-			if (parse_u32(argv[1], &cfg.size, 1, 65535))
-				return usage_err("size \"%s\": bytes on the wire, 64-1518",
-						 argv[1]);
-			size_given = true;
-		} else if (is_word(w, "flows")) {
-			if (parse_u32(argv[1], &cfg.flows, 1, 16384))
-				return usage_err("flows \"%s\": a number of source ports, 1-16384",
-						 argv[1]);
-		} else if (is_word(w, "cpu")) {
-			if (parse_u32(argv[1], &cpu, 0, CPU_SETSIZE - 1))
-				return usage_err("cpu \"%s\": a CPU number", argv[1]);
-		} else if (is_word(w, "src")) {
-			err = parse_endpoint("src", argv[1], &cfg.have_smac, cfg.smac,
-					     &cfg.have_src, &cfg.src, &cfg.ipv6);
-			if (err)
-				return err;
-		} else if (is_word(w, "dst")) {
-			err = parse_endpoint("dst", argv[1], &cfg.have_dmac, cfg.dmac,
-					     &cfg.have_dst, &cfg.dst, &cfg.ipv6);
-			if (err)
-				return err;
-		} else {
-			return usage_err("unknown argument \"%s\"", w);
-		}
-		argc--;
-		argv++;
-	}
-	if (!dev)
-		return usage_err("dev DEV is required");
-	if (count && duration)
-		return usage_err("count and duration exclude each other");
-	if (!count && !duration)
-		duration = 10;
-	if (cfg.ipv6 && !size_given)
-		cfg.size = 66;	/* the smallest UDP/IPv6 frame */
-	if (geteuid()) {
-		p_err("must be run as root (needs CAP_BPF, CAP_NET_ADMIN)");
-		return BPFWD_EXIT_FAIL;
-	}
-	idx = ifindex_of(dev, NULL);
-	if (idx < 0)
-		return BPFWD_EXIT_FAIL;
-	cfg.ifindex = idx;
-	cfg.dev = dev;
-	if (cpu != UINT32_MAX) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set)) {
-			p_err("cpu %u: %s", cpu, strerror(errno));
-			return BPFWD_EXIT_FAIL;
-		}
-	}
-	if (livegen_open(&cfg, &g))
-		return BPFWD_EXIT_FAIL;
-	if (livegen_dev_counters(g, &tx0, &drop0)) {
-		p_err("%s: cannot read its counters", dev);
-		goto out;
-	}
-
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGALRM, &sa, &old_alrm);
-	gen_stop = 0;
-	/* one long BPF_PROG_RUN; a thread prints the rate, a signal (the
-	 * alarm for a duration, ^C) ends it
-	 */
-	rate.g = g;
-	rate.dev = dev;
-	rate.on = !opts.json;
 	if (rate.on && pthread_create(&rate_thread, NULL, rate_fn, &rate))
 		rate.on = false;
 	t0 = now();
-	if (duration)
-		alarm(duration);
-	err = livegen_run(g, count, &gen_stop);
+	if (a->duration)
+		alarm(a->duration);
+	err = livegen_run(g, a->count, &stop_signal);
 	alarm(0);
-	t1 = now();
-	sent = livegen_frames(g);
+	*secs = now() - t0;
 	if (rate.on) {
 		rate.stop = true;
 		pthread_join(rate_thread, NULL);
 	}
 	if (err && err != -EINTR) {
 		p_err("%s: BPF_PROG_RUN live frames: %s", dev, strerror(-err));
-		goto restore;
+		return err;
 	}
-	secs = t1 - t0;
+	return 0;
+}
+
+/* Sends and reports, the signals caught. */
+static int gen_run(struct livegen *g, const struct livegen_cfg *cfg,
+		   const struct gen_args *a)
+{
+	uint64_t sent, tx0, drop0, tx1, drop1;
+	double secs;
+
+	if (livegen_dev_counters(g, &tx0, &drop0)) {
+		p_err("%s: cannot read its counters", cfg->dev);
+		return BPFWD_EXIT_FAIL;
+	}
+	if (send_frames(g, cfg->dev, a, &secs))
+		return BPFWD_EXIT_FAIL;
+	sent = livegen_frames(g);
 	if (livegen_dev_counters(g, &tx1, &drop1)) {
-		p_err("%s: cannot read its counters", dev);
-		goto restore;
+		p_err("%s: cannot read its counters", cfg->dev);
+		return BPFWD_EXIT_FAIL;
 	}
 	if (sent && drop1 - drop0 >= sent && tx1 == tx0) {
 		livegen_explain_drops(g);
-		goto restore;
+		return BPFWD_EXIT_FAIL;
 	}
-	mpps = secs > 0 ? sent / secs / 1e6 : 0;
-	json_begin();
-	open_json_object(NULL);
-	print_string(PRINT_ANY, "dev", "gen %s:", dev);
-	print_u64(PRINT_ANY, "frames", " %llu frames", sent);
-	print_u64(PRINT_ANY, "sent", ", %llu taken by the device",
-		  sent > drop1 - drop0 ? sent - (drop1 - drop0) : 0);
-	print_u64(PRINT_ANY, "dropped", ", %llu dropped by it,", drop1 - drop0);
-	print_double(PRINT_ANY, "seconds", " in %.3f s,", secs);
-	print_double(PRINT_ANY, "mpps", " %.3f Mpps", mpps);
-	print_double(PRINT_ANY, "gbps", " %.3f Gbit/s", mpps * cfg.size * 8 / 1e3);
-	print_nl();
-	print_u64(PRINT_ANY, "size", "  size %llu", cfg.size);
-	print_u64(PRINT_ANY, "flows", " flows %llu", cfg.flows);
-	print_string(PRINT_ANY, "proto", " %s", cfg.ipv6 ? "udp6" : "udp");
-	print_addr("src", " src %s", cfg.smac, &cfg.src, cfg.ipv6);
-	print_addr("dst", " dst %s", cfg.dmac, &cfg.dst, cfg.ipv6);
-	print_bool(PRINT_JSON, "interrupted", NULL, gen_stop == SIGINT ||
-		   gen_stop == SIGTERM);
-	print_nl();
-	close_json_object();
-	json_end();
-	ret = BPFWD_EXIT_OK;
-restore:
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGALRM, &old_alrm, NULL);
-out:
+	print_summary(cfg, sent, drop1 - drop0, secs,
+		      stop_signal == SIGINT || stop_signal == SIGTERM);
+	return BPFWD_EXIT_OK;
+}
+
+int do_gen(int argc, char **argv)
+{
+	struct gen_args a = {
+		.size = LIVEGEN_SIZE_DEF, .flows = LIVEGEN_FLOWS_DEF,
+		.cpu = UINT32_MAX,
+	};
+	struct livegen_cfg cfg = { 0 };
+	struct signals_saved sigs;
+	struct livegen *g = NULL;
+	int idx, err, ret;
+
+	opts.cmd = "gen";
+	if (argc > 0 && is_word(*argv, "help"))
+		return gen_help(0, NULL);
+	err = gen_args(argc, argv, &a, &cfg);
+	if (err)
+		return err;
+	if (need_root())
+		return BPFWD_EXIT_FAIL;
+	idx = ifindex_of(a.dev, NULL);
+	if (idx < 0)
+		return BPFWD_EXIT_FAIL;
+	cfg.ifindex = idx;
+	cfg.dev = a.dev;
+	if (a.cpu != UINT32_MAX && pin_cpu(a.cpu))
+		return BPFWD_EXIT_FAIL;
+	if (livegen_open(&cfg, &g))
+		return BPFWD_EXIT_FAIL;
+	signals_catch(&sigs, true);
+	ret = gen_run(g, &cfg, &a);
+	signals_restore(&sigs);
 	livegen_close(g);
 	return ret;
 }

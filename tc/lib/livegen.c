@@ -249,7 +249,6 @@ static int fill_defaults(struct livegen *g, const struct link_info *li)
 int livegen_open(struct livegen_cfg *cfg, struct livegen **gp)
 {
 	uint32_t sport_off, csum_off, base, min;
-	struct bpf_program *prog;
 	struct link_info li;
 	struct livegen *g;
 	int err;
@@ -287,8 +286,6 @@ int livegen_open(struct livegen_cfg *cfg, struct livegen **gp)
 	g->skel->rodata->gen_sport_off = sport_off;
 	g->skel->rodata->gen_csum_off = csum_off;
 	g->skel->rodata->gen_csum_base = base;
-	bpf_object__for_each_program(prog, g->skel->obj)
-		bpf_program__set_autoload(prog, prog == g->skel->progs.gen_xmit);
 	err = gen__load(g->skel);
 	if (err) {
 		p_err("load gen.o: %s (bpfwd -vv shows the verifier log)",

@@ -98,8 +98,9 @@ is "$?" 2 "count with duration is a usage error"
 out=$(bpfwd_ns "$gen" gen dev nosuch0 count 10 2>&1)
 is "$?" 1 "gen on a missing device fails"
 like "$out" "gen nosuch0: no such device" "and names command, device and cause"
-bpfwd_ns "$gen" gen dev g0 size 40 >/dev/null 2>&1
-is "$?" 1 "a frame size below the minimum fails"
+out=$(bpfwd_ns "$gen" gen dev g0 size 40 2>&1)
+is "$?" 2 "a frame size below the minimum is a usage error"
+like "$out" 'size "40": out of range \(64-1518\)' "and says the sizes gen builds"
 
 bpfwd_ns "$dut" port del dev d0
 done_testing

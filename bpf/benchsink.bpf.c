@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Copyright (c) 2026 The bpfwd authors
+ *
+ * bpfwd bench's counting and limit programs, loaded only by bench (one
+ * program of this object at a time, the others not loaded):
+ *
+ *   cnt_tc_drop     tc: counts and drops (the tc-drop limit row, at the
+ *                   dut's ingress).
+ *   cnt_tc_consume  tc: counts and consumes (the sink's tc counter,
+ *                   count tc).
+ *   cnt_xdp_drop    XDP: counts and drops (the sink's XDP counter, count
+ *                   xdp, and the xdp-drop and xdp-loop rows).
+ *   fixed_redir     tc: bpf_redirect() to a target fixed at load time,
+ *                   with no table and no counters: what the table-driven
+ *                   redirect_xmit is measured against.
+ *
+ * Each loaded copy has its own bench_cnt, which bench reads around the
+ * measured window.
+ */
+#include <linux/bpf.h>
+#include <linux/pkt_cls.h>
+#include <bpf/bpf_helpers.h>
+
+const volatile __u32 fixed_target;	/* fixed_redir's target ifindex */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} bench_cnt SEC(".maps");
+
+static __always_inline void count(void)
+{
+	__u32 key = 0;
+	__u64 *c = bpf_map_lookup_elem(&bench_cnt, &key);
+
+	if (c)
+		(*c)++;
+}
+
+SEC("tc")
+int cnt_tc_drop(struct __sk_buff *skb)
+{
+	count();
+	return TC_ACT_SHOT;
+}
+
+/* The sink's tc counter: the frame is consumed, as a host that takes
+ * it in would, not dropped.  A drop would fire skb:kfree_skb for every
+ * frame, which is not what a healthy network does and is what a tc
+ * error monitor listens to.
+ */
+SEC("tc")
+int cnt_tc_consume(struct __sk_buff *skb)
+{
+	count();
+	return TC_ACT_STOLEN;
+}
+
+SEC("xdp")
+int cnt_xdp_drop(struct xdp_md *ctx)
+{
+	count();
+	return XDP_DROP;
+}
+
+SEC("tc")
+int fixed_redir(struct __sk_buff *skb)
+{
+	return bpf_redirect(fixed_target, 0);
+}
+
+char _license[] SEC("license") = "GPL";

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Copyright (c) 2026 The bpfwd authors
+ *
+ * bpfwd bench, shared between its files:
+ *
+ *   methods.c   the rows: the one table that names every method
+ *   m_kernel.c  rows the kernel forwards alone (bridge, mirred)
+ *   m_port.c    rows bpfwd port sets up (tc, tcx, act, xdp, cpumap)
+ *   m_prog.c    rows of bench's own programs (benchsink.o: the fixed
+ *               redirect, the limits, xdp-loop) and the sink's counter
+ *   m_mon.c     rows with bpfwd monitor running
+ *   topo.c      the namespaces and devices gen -- dut -- sink
+ *   cpu.c       CPU accounting: others' ticks, the dut's run time
+ *   measure.c   the generator child and one measured window per row
+ *   stats.c     medians and spreads over the rounds
+ *   report.c    text, JSON, plot and save
+ *   cli.c       the command line and the command
+ *
+ * How it measures is in cli.c's head comment.
+ */
+#ifndef __BPFWD_BENCH_H
+#define __BPFWD_BENCH_H
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "lib/monitor.h"
+
+#define MAX_METHODS	32
+#define MAX_ROUNDS	100
+#define ERRLEN		256
+
+/* Where the pieces are.  Namespace mode: ns[] are ours, removed at the
+ * end; device mode: all the caller's namespace.
+ */
+enum { NS_GEN, NS_DUT, NS_SINK, NS_N };
+
+struct sample {
+	double mpps;		/* delivered (or dropped, for limit rows) */
+	double gen_mpps;	/* offered by gen over the whole run */
+	double others;		/* CPU others used in the window, % of one */
+	double dut_ns;		/* the dut's CPU time per packet, or NAN */
+	bool noisy;
+	bool done;
+};
+
+struct bench;
+struct benchsink;
+
+/* Which monitor a row runs while it is measured. */
+enum bench_mon { MON_OFF, MON_ERRORS, MON_ALL, MON_NOBULK };
+extern const char *const bench_mon_names[];
+
+/* The limit row a row is compared with. */
+enum bench_limit { LIMIT_NONE, LIMIT_TC, LIMIT_XDP };
+extern const char *const bench_limit_names[];
+
+/* What bpfwd port a port row adds: port add dev IN to OUT [ mode M ]
+ * hook H [ cpus C ] [ then T ], C picked at setup (cpumap).
+ */
+struct port_spec {
+	const char *mode;
+	const char *hook;
+	bool cpumap;
+	const char *then;
+};
+
+/* One row: see methods.c. */
+struct method {
+	const char *name;
+	const char *desc;
+	const char *(*skip)(struct bench *b, const struct method *m);
+	int (*setup)(struct bench *b, const struct method *m);
+	void (*teardown)(struct bench *b, const struct method *m);
+	struct port_spec port;		/* port rows */
+	enum bench_limit limit;
+	bool br_nf;			/* bridge rows: bridge-nf-call-* on */
+	bool loop;			/* xdp-loop: no dut, all on gen's CPU */
+	enum bench_mon mon;		/* monitor rows: which monitor */
+	const struct method *off;	/* monitor rows: the row without it */
+};
+
+struct row {
+	const struct method *m;
+	const char *skipped;	/* reason */
+	char failed[ERRLEN];	/* setup or measurement failed: reason */
+	struct sample s[MAX_ROUNDS];
+};
+
+struct bench {
+	bool own_ns;
+	char ns_name[NS_N][64];
+	int ns[NS_N];
+	char gen_dev[IF_NAMESIZE], in_dev[IF_NAMESIZE];
+	char out_dev[IF_NAMESIZE], sink_dev[IF_NAMESIZE];
+	uint8_t sink_mac[6];
+	uint32_t rounds, duration, size, noise_pct;
+	int gen_cpu, dut_cpu, sink_cpu;
+	bool count_xdp;		/* count at the sink with XDP, not tc */
+	bool sink_thread;	/* the sink's NAPI in a kthread of its own */
+	bool live;		/* stderr is a terminal: rate while measuring */
+	uint32_t cur_round;
+	const char *cur_name;
+	const char *plot;
+	const char *save;	/* the JSON document also goes there */
+	struct benchsink *sink_cnt;	/* counter on the sink port */
+	struct benchsink *dut_prog;	/* program a method loaded on the dut */
+	int count_fd;		/* counter map this row reads */
+	bool napi_threaded;
+	pid_t napi[16];		/* NAPI kthreads working for us */
+	int nnapi;
+	int ndut_napi;		/* napi[0..ndut_napi): the dut's ingress */
+	pid_t kth[8];		/* a cpumap row's kthreads (the dut's too) */
+	int nkth;
+	char br_nf[3];		/* the dut's bridge-nf-call-* before a bridge row */
+	bool loop;		/* an xdp-loop row: all of it on gen's CPU */
+	pid_t ksoftirqd;	/* gen CPU's, ours in a loop row */
+	char err[ERRLEN];
+	struct row rows[MAX_METHODS];
+	int nrows;
+	uint64_t cookie;	/* dut netns cookie, for leftover pins */
+	struct mon mon;		/* a monitor row's monitor, while it runs */
+};
+
+/* methods.c */
+extern const struct method *const bench_methods[];
+extern const size_t bench_nmethods;
+const struct method *method_find(const char *name);
+/* The row a row is: itself, or a monitor row's off row. */
+const struct method *method_base(const struct method *m);
+
+/* m_kernel.c */
+const char *need_br_nf(struct bench *b, const struct method *m);
+int bridge_setup(struct bench *b, const struct method *m);
+void bridge_teardown(struct bench *b, const struct method *m);
+int mirred_setup(struct bench *b, const struct method *m);
+void mirred_teardown(struct bench *b, const struct method *m);
+
+/* m_port.c */
+const char *need_tcx(struct bench *b, const struct method *m);
+const char *need_act_bpf(struct bench *b, const struct method *m);
+int port_setup(struct bench *b, const struct method *m);
+void port_teardown(struct bench *b, const struct method *m);
+
+/* m_prog.c */
+int fixed_setup(struct bench *b, const struct method *m);
+int tc_drop_setup(struct bench *b, const struct method *m);
+void tc_prog_teardown(struct bench *b, const struct method *m);
+int xdp_drop_setup(struct bench *b, const struct method *m);
+void xdp_drop_teardown(struct bench *b, const struct method *m);
+const char *need_loop(struct bench *b, const struct method *m);
+int loop_setup(struct bench *b, const struct method *m);
+void loop_teardown(struct bench *b, const struct method *m);
+/* The sink's counter (count tc or xdp) on the sink port, and its fd. */
+int sink_counter_add(struct bench *b);
+void sink_counter_del(struct bench *b);
+int sink_counter_fd(struct bench *b);
+
+/* m_mon.c */
+const char *need_mon(struct bench *b, const struct method *m);
+int mon_setup(struct bench *b, const struct method *m);
+void mon_teardown(struct bench *b, const struct method *m);
+
+/* topo.c */
+int bench_run_cmd(struct bench *b, int ns, char *const argv[]);
+#define RUN(b, ns, ...) \
+	bench_run_cmd(b, ns, (char *const[]){ __VA_ARGS__, NULL })
+int topo_build(struct bench *b);
+int topo_devices(struct bench *b, char **dev);
+void topo_destroy(struct bench *b);
+void napi_pin(struct bench *b);
+
+/* cpu.c */
+#define MAX_TASKS 4096
+struct ticks {
+	int n;
+	pid_t pid[MAX_TASKS];
+	uint64_t t[MAX_TASKS];
+};
+void others_ticks(struct bench *b, pid_t gen, struct ticks *tk);
+uint64_t ticks_between(const struct ticks *a, const struct ticks *z);
+int64_t dut_cpu_ns(struct bench *b, pid_t gen);
+double loadavg1(void);
+
+/* measure.c */
+int bench_run(struct bench *b);
+
+/* stats.c */
+struct stat3 {
+	double med, min, max;
+	int n;
+};
+
+/* What row_vs compares: see stats.c. */
+enum vs { VS_RATIO, VS_NS, VS_GEN, VS_CPU_NS, VS_CPU_COST, VS_CPU_RATIO };
+
+struct stat3 stats_of(double *v, int n);
+struct row *row_named(struct bench *b, const char *name);
+struct stat3 row_samples(struct bench *b, struct row *r, bool cpu,
+			 int *discarded);
+bool vs_round(struct sample *s, struct sample *q, enum vs what, double *v);
+struct stat3 row_vs(struct bench *b, struct row *r, struct row *ref,
+		    enum vs what);
+
+/* report.c */
+void print_doc(struct bench *b, double load0, double load1);
+int save_doc(struct bench *b, double load0, double load1);
+int plot(struct bench *b);
+int print_list(void);
+
+#endif /* __BPFWD_BENCH_H */

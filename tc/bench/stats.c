@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Copyright (c) 2026 The bpfwd authors
+ *
+ * bpfwd bench's statistics: medians and spreads over the rounds of a
+ * row, and of per-round comparisons of two rows.  Noisy windows are
+ * left out when there are clean ones.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct stat3 stats_of(double *v, int n)
+{
+	struct stat3 s = { NAN, NAN, NAN, n };
+
+	if (!n)
+		return s;
+	qsort(v, n, sizeof(*v), cmp_double);
+	s.min = v[0];
+	s.max = v[n - 1];
+	s.med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return s;
+}
+
+struct row *row_named(struct bench *b, const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < b->nrows; i++)
+		if (!strcmp(b->rows[i].m->name, name))
+			return &b->rows[i];
+	return NULL;
+}
+
+/* Samples of a row (clean ones when there are any): its rates, or with
+ * @cpu its dut CPU time per packet.
+ */
+struct stat3 row_samples(struct bench *b, struct row *r, bool cpu,
+			 int *discarded)
+{
+	double v[MAX_ROUNDS], all[MAX_ROUNDS], x;
+	int n = 0, na = 0;
+	uint32_t i;
+
+	for (i = 0; i < b->rounds; i++) {
+		if (!r->s[i].done)
+			continue;
+		x = cpu ? r->s[i].dut_ns : r->s[i].mpps;
+		if (isnan(x))
+			continue;
+		all[na++] = x;
+		if (!r->s[i].noisy)
+			v[n++] = x;
+	}
+	if (discarded)
+		*discarded = n ? na - n : 0;
+	return n ? stats_of(v, n) : stats_of(all, na);
+}
+
+/* @s against @q of the same round: the ratio of their rates (VS_RATIO),
+ * the ns per packet @s takes more (VS_NS: 1e3/Mpps - 1e3/Mpps of @q),
+ * the ratio of the rates gen offered (VS_GEN), the dut CPU time per
+ * packet @s takes more (VS_CPU_NS), that as a fraction of @q's
+ * (VS_CPU_COST), or @q's CPU time per packet over @s's (VS_CPU_RATIO:
+ * the rate ratio the CPU times alone would give).
+ */
+bool vs_round(struct sample *s, struct sample *q, enum vs what, double *v)
+{
+	if (!s->done || !q->done || q->mpps <= 0)
+		return false;
+	switch (what) {
+	case VS_RATIO:
+		*v = s->mpps / q->mpps;
+		break;
+	case VS_NS:
+		if (s->mpps <= 0)
+			return false;
+		*v = 1e3 / s->mpps - 1e3 / q->mpps;
+		break;
+	case VS_GEN:
+		if (q->gen_mpps <= 0)
+			return false;
+		*v = s->gen_mpps / q->gen_mpps;
+		break;
+	case VS_CPU_NS:
+	case VS_CPU_COST:
+	case VS_CPU_RATIO:
+		if (isnan(s->dut_ns) || isnan(q->dut_ns) || q->dut_ns <= 0 ||
+		    s->dut_ns <= 0)
+			return false;
+		*v = what == VS_CPU_NS ? s->dut_ns - q->dut_ns :
+		     what == VS_CPU_COST ? s->dut_ns / q->dut_ns - 1 :
+					   q->dut_ns / s->dut_ns;
+		break;
+	}
+	return true;
+}
+
+/* vs_round() of @r against @ref over the rounds (no @ref: no data). */
+struct stat3 row_vs(struct bench *b, struct row *r, struct row *ref,
+		    enum vs what)
+{
+	double v[MAX_ROUNDS], all[MAX_ROUNDS], x;
+	int n = 0, na = 0;
+	uint32_t i;
+
+	for (i = 0; ref && i < b->rounds; i++) {
+		struct sample *s = &r->s[i], *q = &ref->s[i];
+
+		if (!vs_round(s, q, what, &x))
+			continue;
+		all[na++] = x;
+		if (!s->noisy && !q->noisy)
+			v[n++] = x;
+	}
+	return n ? stats_of(v, n) : stats_of(all, na);
+}
