@@ -12,7 +12,7 @@
  *   topo.c      the namespaces and devices gen -- dut -- sink
  *   cpu.c       CPU accounting: others' ticks, the dut's run time
  *   measure.c   the generator child and one measured window per row
- *   stats.c     medians and spreads over the rounds
+ *   rounds.c    medians and spreads over the rounds
  *   report.c    text, JSON, plot and save
  *   cli.c       the command line and the command
  *
@@ -187,13 +187,13 @@ double loadavg1(void);
 /* measure.c */
 int bench_run(struct bench *b);
 
-/* stats.c */
+/* rounds.c */
 struct stat3 {
 	double med, min, max;
 	int n;
 };
 
-/* What row_vs compares: see stats.c. */
+/* What row_vs compares: see rounds.c. */
 enum vs { VS_RATIO, VS_NS, VS_GEN, VS_CPU_NS, VS_CPU_COST, VS_CPU_RATIO };
 
 struct stat3 stats_of(double *v, int n);
