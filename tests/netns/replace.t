@@ -12,15 +12,10 @@ source "$(dirname "$0")/../lib.sh"
 need_bpfwd
 
 N=1500
-hooks=tc
-"$BPFWD" -j probe | jq -e .tcx >/dev/null && hooks="tc tcx"
-
-for hook in $hooks; do
+for hook in $(tc_hooks); do
 	topo
 	# a second way to the sink: d2 -- s1, same sink stack
-	ip -n "$dut" link add d2 type veth peer s1 netns "$sink"
-	ip -n "$dut" link set d2 up
-	in_ns "$sink" ip link set s1 up
+	veth "$dut" d2 "$sink" s1
 	in_ns "$sink" sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.s1.rp_filter=0
 	ip -n "$gen" neigh replace 192.0.2.2 lladdr ff:ff:ff:ff:ff:ff dev g0 nud permanent
 	in_ns "$sink" ip addr add 192.0.2.2/24 dev s1 2>/dev/null
@@ -56,6 +51,6 @@ for hook in $hooks; do
 		"$hook: show reports the last replace"
 	topo_del
 done
-"$BPFWD" -j probe | jq -e .tcx >/dev/null || skip "tcx: this kernel has no tcx (needs 6.6)"
+has_tcx || skip "tcx: this kernel has no tcx (needs 6.6)"
 
 done_testing
