@@ -226,13 +226,34 @@ delivered() {
 	local ns=$1 n=$2 dst=${3:-192.0.2.2} from=${4:-$gen} u0 got i
 	u0=$(udp_noports "$ns")
 	send_udp "$from" "$dst" "$n"
-	for ((i = 1; ; i++)); do
+	for ((i = 1; i <= 50; i++)); do
 		got=$(($(udp_noports "$ns") - u0))
-		[ "$got" -ge "$n" ] || [ "$i" -ge 50 ] && break
+		[ "$got" -ge "$n" ] && break
 		[ "$got" = 0 ] && [ "$i" -ge 10 ] && break
 		sleep 0.1
 	done
 	echo "$got"
+}
+
+# replace_while_sending N SPEC...: while gen sends N datagrams to
+# 192.0.2.2, replaces the dut's port d0 with each SPEC in turn (words of
+# bpfwd port replace dev d0), round after round until the last is sent.
+# Sets $swaps (replaces made) and $fails (replaces that failed).
+replace_while_sending() {
+	local n=$1 spec sender
+	shift
+	send_udp "$gen" 192.0.2.2 "$n" &
+	sender=$!
+	swaps=0
+	fails=0
+	while kill -0 "$sender" 2>/dev/null; do
+		for spec in "$@"; do
+			# shellcheck disable=SC2086
+			bpfwd_ns "$dut" port replace dev d0 $spec || fails=$((fails + 1))
+			swaps=$((swaps + 1))
+		done
+	done
+	wait "$sender"
 }
 
 # has_tcx: the kernel has tcx (Linux 6.6)
@@ -280,6 +301,20 @@ pins_left() {
 # leftover_ns NAME: namespaces the example NAME created and left
 leftover_ns() {
 	ip netns list 2>/dev/null | awk -v p="bpfwd-$1-" 'index($1, p) == 1 { print $1 }'
+}
+
+# run_unit NAME IN OUT: runs build/tests/test_NAME PIN_DIR IN OUT in a
+# namespace of its own (frames it sends stay there) with the veth pair
+# IN -- OUT and an empty pin dir on the private bpffs; the binary prints
+# the TAP itself
+run_unit() {
+	local bin=$BUILD/tests/test_$1 pin_dir=/sys/fs/bpf/bpfwd-unit-$1-$SUFFIX
+	[ -x "$bin" ] || skip_all "$bin missing: run make check"
+	setup_ns unit || die "namespace for the unit test"
+	veth "$unit" "$2" "$unit" "$3"
+	mkdir -m 0700 "$pin_dir" || die "pin dir $pin_dir"
+	on_exit rm -rf "$pin_dir"
+	in_ns "$unit" "$bin" "$pin_dir" "$2" "$3"
 }
 
 # run_example NAME [ARGS...]: runs examples/NAME.sh (2 minutes at most);

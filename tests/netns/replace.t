@@ -26,17 +26,8 @@ for hook in $(tc_hooks); do
 	in0=$(ip_inreceives "$dut")
 	dr0=$(($(tx_dropped "$dut" d1) + $(tx_dropped "$dut" d2)))
 	u0=$(udp_noports "$sink")
-	send_udp "$gen" 192.0.2.2 $N &
-	sender=$!
-	swaps=0
-	fails=0
-	while kill -0 $sender 2>/dev/null; do
-		for spec in "to d1 mode clone" "to d2 mode clone" "to d2 mode redirect" "to d1 mode redirect"; do
-			bpfwd_ns "$dut" port replace dev d0 $spec || fails=$((fails + 1))
-			swaps=$((swaps + 1))
-		done
-	done
-	wait $sender
+	replace_while_sending $N "to d1 mode clone" "to d2 mode clone" \
+		"to d2 mode redirect" "to d1 mode redirect"
 	sleep 0.2
 	diag "$hook: $swaps replaces during the stream"
 	ge "$swaps" 8 "$hook: the port was replaced while traffic flowed"

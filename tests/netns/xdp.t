@@ -251,18 +251,8 @@ u0=$(udp_noports "$sink")
 r0=$(ring_drops)
 i0=$(ip_inreceives "$dut")
 M=8000
-send_udp "$gen" 192.0.2.2 $M &
-sender=$!
-swaps=0
-fails=0
-while kill -0 $sender 2>/dev/null; do
-	for spec in "to d2 mode map" "cpus 0 to d1" "cpus $last to d2" \
-		    "to d1 mode redirect"; do
-		bpfwd_ns "$dut" port replace dev d0 $spec || fails=$((fails + 1))
-		swaps=$((swaps + 1))
-	done
-done
-wait $sender
+replace_while_sending $M "to d2 mode map" "cpus 0 to d1" "cpus $last to d2" \
+	"to d1 mode redirect"
 # a cpumap kthread (nice 0) may wait long on a machine busy with nice -20
 # work (a bench): up to 20 s for the last frames
 for i in 1 2 3 4; do

@@ -723,20 +723,12 @@ int main(int argc, char **argv)
 {
 	struct env e = { .pkt_fd = -1 };
 	size_t i;
+	int err;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: %s PIN_DIR IN_DEV OUT_DEV (run by tests/unit/redirect.t)\n",
-			argv[0]);
-		return 2;
-	}
-	e.pin_dir = argv[1];
-	e.in = if_nametoindex(argv[2]);
-	e.out = if_nametoindex(argv[3]);
-	if (!e.in || !e.out || e.in == e.out) {
-		fprintf(stderr, "%s: need two devices, got %s and %s\n",
-			argv[0], argv[2], argv[3]);
-		return 2;
-	}
+	err = unit_args(argc, argv, " (run by tests/unit/redirect.t)",
+			&e.pin_dir, &e.in, &e.out);
+	if (err)
+		return err;
 	if (!test_netns(e.in, e.out)) {
 		fprintf(stderr, "%s: clones are really sent: run it in a namespace with only lo, %s and %s (tests/unit/redirect.t)\n",
 			argv[0], argv[2], argv[3]);

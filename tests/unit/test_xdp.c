@@ -195,19 +195,14 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "foreign"))
 		return foreign(argv[2]);
-	if (argc != 4) {
-		fprintf(stderr, "usage: %s PIN_DIR IN_DEV OUT_DEV | foreign DEV\n",
-			argv[0]);
-		return 2;
-	}
-	oo.pin_root_path = argv[1];
-	e.in = if_nametoindex(argv[2]);
-	e.out = if_nametoindex(argv[3]);
+	err = unit_args(argc, argv, " | foreign DEV", &oo.pin_root_path,
+			&e.in, &e.out);
+	if (err)
+		return err;
 	e.ncpus = libbpf_num_possible_cpus();
-	if (!e.in || !e.out || e.ncpus <= 0) {
-		fprintf(stderr, "%s: need devices %s and %s\n", argv[0],
-			argv[2], argv[3]);
-		return 2;
+	if (e.ncpus <= 0) {
+		fprintf(stderr, "%s: cannot count CPUs\n", argv[0]);
+		return 1;
 	}
 	e.skel = s = xdp__open_opts(&oo);
 	if (!s || bpf_map__set_max_entries(s->maps.bpfwd_cpumap, e.ncpus) ||

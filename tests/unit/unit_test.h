@@ -15,6 +15,7 @@
 #ifndef BPFWD_UNIT_TEST_H
 #define BPFWD_UNIT_TEST_H
 
+#include <net/if.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -108,6 +109,29 @@ static inline bool unit_true(const char *ctx, const char *what, bool cond)
 	unit_eq(ctx, what, actual, expected)
 #define ASSERT_OK(ctx, what, err)	unit_ok(ctx, what, err)
 #define ASSERT_TRUE(ctx, what, cond)	unit_true(ctx, what, cond)
+
+/* The command line run_unit (tests/lib.sh) gives every unit test:
+ * PIN_DIR IN_DEV OUT_DEV.  @more ends the usage line.  Returns 0, or 2
+ * (a usage error) after saying why.
+ */
+static inline int unit_args(int argc, char **argv, const char *more,
+			    const char **pin_dir, __u32 *in, __u32 *out)
+{
+	if (argc != 4) {
+		fprintf(stderr, "usage: %s PIN_DIR IN_DEV OUT_DEV%s\n",
+			argv[0], more);
+		return 2;
+	}
+	*pin_dir = argv[1];
+	*in = if_nametoindex(argv[2]);
+	*out = if_nametoindex(argv[3]);
+	if (!*in || !*out || *in == *out) {
+		fprintf(stderr, "%s: need two devices, got %s and %s\n",
+			argv[0], argv[2], argv[3]);
+		return 2;
+	}
+	return 0;
+}
 
 /* Frames */
 #define FRAME_MAX	128
