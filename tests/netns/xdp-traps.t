@@ -17,11 +17,6 @@ need_bpfwd
 
 FOREIGN=$BUILD/tests/test_xdp
 
-xdp_prog_on() {	# NS DEV: the name of the XDP program on DEV, or null
-	ip -n "$1" -j -d link show "$2" 2>/dev/null |
-		jq -r '.[0].xdp.prog.name // "null"'
-}
-
 # refused DESC RC REGEX ARGS...: bpfwd -n dut ARGS fails with RC, one
 # line matching REGEX, and leaves d0 without port, program or pin
 refused() {
@@ -32,7 +27,7 @@ refused() {
 	is "$got" "$rc" "$desc: exit $rc"
 	like "$out" "$re" "$desc: says why"
 	is "$(printf '%s\n' "$out" | wc -l)" 1 "$desc: one line"
-	is "$(xdp_prog_on "$dut" d0) $(bpfwd_ns "$dut" -j port show | jq length) $(find /sys/fs/bpf/bpfwd -mindepth 1 2>/dev/null | wc -l)" \
+	is "$(xdp_prog_on "$dut" d0) $(bpfwd_ns "$dut" -j port show | jq length) $(pins_left)" \
 		"null 0 0" "$desc: nothing changed"
 }
 
@@ -46,20 +41,14 @@ refused "target without NAPI" 1 \
 refused "cpumap on to a target without NAPI" 1 'target d1 cannot take XDP frames' \
 	port add dev d0 hook xdp cpus 0 to d1
 # then pass to d1 sends skbs (tc redirect): no NAPI needed either
-u0=$(udp_noports "$sink")
 check "cpumap then pass to the same target" \
 	bpfwd_ns "$dut" port add dev d0 hook xdp cpus 0 then pass to d1
-send_udp "$gen" 192.0.2.2 20
-wait_for $((u0 + 20)) udp_noports "$sink"
-is "$(($(udp_noports "$sink") - u0))" 20 "cpumap then pass forwards to it"
+is "$(delivered "$sink" 20)" 20 "cpumap then pass forwards to it"
 bpfwd_ns "$dut" port del dev d0
 # generic XDP sends skbs: no NAPI needed
-u0=$(udp_noports "$sink")
 check "generic mode takes the same target" \
 	bpfwd_ns "$dut" port add dev d0 to d1 hook xdp xdp-mode generic
-send_udp "$gen" 192.0.2.2 20
-wait_for $((u0 + 20)) udp_noports "$sink"
-is "$(($(udp_noports "$sink") - u0))" 20 "generic mode forwards to it"
+is "$(delivered "$sink" 20)" 20 "generic mode forwards to it"
 bpfwd_ns "$dut" port del dev d0
 in_ns "$sink" ethtool -K s0 gro on >/dev/null
 
@@ -70,10 +59,7 @@ is "$?" 0 "target down: added"
 like "$out" "d0: target d1 is down: XDP drops what it redirects there until it is up" \
 	"target down: warns"
 ip -n "$dut" link set d1 up
-u0=$(udp_noports "$sink")
-send_udp "$gen" 192.0.2.2 20
-wait_for $((u0 + 20)) udp_noports "$sink"
-is "$(($(udp_noports "$sink") - u0))" 20 "target up again: forwards"
+is "$(delivered "$sink" 20)" 20 "target up again: forwards"
 bpfwd_ns "$dut" port del dev d0
 
 # someone else's program
@@ -139,10 +125,7 @@ check "the same qsize shares the queue" \
 	bpfwd_ns "$dut" port add dev d1 hook xdp cpus 0 qsize 1024 then pass
 check "del d1" bpfwd_ns "$dut" port del dev d1
 is "$(bpfwd_ns "$dut" -j port show | jq -r '.[0].cpus')" 0 "d0 keeps its cpu 0"
-u0=$(udp_noports "$sink")
-send_udp "$gen" 192.0.2.2 20
-wait_for $((u0 + 20)) udp_noports "$sink"
-is "$(($(udp_noports "$sink") - u0))" 20 "d0 still forwards through cpu 0's queue"
+is "$(delivered "$sink" 20)" 20 "d0 still forwards through cpu 0's queue"
 check "del d0" bpfwd_ns "$dut" port del dev d0
 
 # replace keeps what it must
