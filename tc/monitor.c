@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <net/if.h>
+#include <sys/stat.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 
@@ -395,24 +396,43 @@ static void prom_series(FILE *f, const struct mon_snapshot *s, const char *name,
 				    s->e[i].v.events : s->e[i].v.packets);
 }
 
-/* Writes @path.tmp.PID, then renames it over @path: a reader (the
- * node_exporter textfile collector) never sees half a file.
+/* A new file next to @path, @path.tmp.XXXXXX, made by mkstemp(): a
+ * name nobody can guess, created with O_EXCL, so a link planted in the
+ * directory (the collector's, perhaps writable by another user) is
+ * never followed.  Readable by all, as a textfile must be for the
+ * collector.  Returns the stream, or NULL with errno set.
  */
-static int prom_write(struct mon *st, const char *path,
-		      const struct mon_snapshot *s)
+static FILE *prom_create(const char *path, char *tmp, size_t size)
 {
-	char tmp[4096];
 	FILE *f;
-	size_t j;
-	int err = 0;
+	int fd;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	f = fopen(tmp, "w");
-	if (!f) {
-		err = -errno;
-		p_err("prom %s: %s", tmp, strerror(-err));
-		return err;
+	if ((size_t)snprintf(tmp, size, "%s.tmp.XXXXXX", path) >= size) {
+		errno = ENAMETOOLONG;
+		return NULL;
 	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w");
+	if (!f || fchmod(fd, 0644)) {
+		int err = errno;
+
+		if (f)
+			fclose(f);
+		else
+			close(fd);
+		unlink(tmp);
+		errno = err;
+		return NULL;
+	}
+	return f;
+}
+
+static void prom_body(FILE *f, struct mon *st, const struct mon_snapshot *s)
+{
+	size_t j;
+
 	prom_series(f, s, "bpfwd_monitor_packets_total",
 		    "Frames of redirect events since the monitor started (drops for bulk events)",
 		    false);
@@ -431,8 +451,27 @@ static int prom_write(struct mon *st, const char *path,
 			prom_label(f, "signal", mon_signal(j), true);
 			fputs("} 1\n", f);
 		}
+}
+
+/* Writes a new file, then renames it over @path: a reader (the
+ * node_exporter textfile collector) never sees half a file.
+ */
+static int prom_write(struct mon *st, const char *path,
+		      const struct mon_snapshot *s)
+{
+	char tmp[4096];
+	FILE *f;
+	int err = 0;
+
+	f = prom_create(path, tmp, sizeof(tmp));
+	if (!f) {
+		err = -errno;
+		p_err("prom %s: %s", path, strerror(-err));
+		return err;
+	}
+	prom_body(f, st, s);
 	if (fflush(f) || ferror(f) || fsync(fileno(f)))
-		err = -errno ? -errno : -EIO;
+		err = errno ? -errno : -EIO;
 	if (fclose(f) && !err)
 		err = -errno;
 	if (!err && rename(tmp, path))
@@ -448,23 +487,16 @@ static int prom_write(struct mon *st, const char *path,
 static int prom_check(const char *path)
 {
 	char tmp[4096];
-	int fd;
+	FILE *f = prom_create(path, tmp, sizeof(tmp));
 
-	if (strlen(path) + 24 >= sizeof(tmp)) {
-		p_err("prom %s: path too long", path);
-		return -ENAMETOOLONG;
-	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0) {
+	if (!f) {
 		p_err("prom %s: %s", path, strerror(errno));
 		return -errno;
 	}
-	close(fd);
+	fclose(f);
 	unlink(tmp);
 	return 0;
 }
-
 
 /* Parses the arguments into @st and the report's settings. */
 static int monitor_parse(int argc, char **argv, struct mon *st,
