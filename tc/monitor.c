@@ -37,7 +37,7 @@
 #include "lib/monitor.h"
 
 struct monitor_cfg {
-	bool all, errors, nokfree, nobulk;
+	bool nokfree, nobulk;
 	uint32_t interval, count;
 	const char *prom;
 };
@@ -53,10 +53,6 @@ static int kw_prom(const struct kw *k, const char *arg, void *dst)
 }
 
 static const struct kw monitor_kws[] = {
-	KW_FLAG("all", struct monitor_cfg, all, 0,
-		"successful redirects too"),
-	KW_FLAG("errors", struct monitor_cfg, errors, 0,
-		"only errors (the default)"),
 	KW_FLAG("nokfree", struct monitor_cfg, nokfree, 0,
 		"not skb:kfree_skb, the stock kernel's tc error signal"),
 	KW_FLAG("nobulk", struct monitor_cfg, nobulk, 0,
@@ -72,12 +68,14 @@ static const struct kw monitor_kws[] = {
 
 int monitor_help(int argc, char **argv)
 {
-	static const char usage[] = "Usage: bpfwd monitor ";
+	static const char usage[] = "Usage: bpfwd monitor [ all | errors ] ";
 
 	(void)argc;
 	(void)argv;
 	fputs(usage, stdout);
 	kw_usage(stdout, monitor_kws, sizeof(usage) - 1);
+	printf("  %-22s %s\n  %-22s %s\n", "all", "successful redirects too",
+	       "errors", "only errors (the default)");
 	kw_help(stdout, monitor_kws);
 	printf("nokfree: skb:kfree_skb runs a program for every frame the box drops\n"
 	       "nobulk: a probe per bulk of frames, healthy or not; without them the\n"
@@ -498,19 +496,29 @@ static int prom_check(const char *path)
 	return 0;
 }
 
-/* Parses the arguments into @st and the report's settings. */
+/* Parses the arguments into @st and the report's settings.  all and
+ * errors set one mode, the last one given wins ("all errors" is
+ * errors, the default); the other words come from the table.
+ */
 static int monitor_parse(int argc, char **argv, struct mon *st,
 			 struct monitor_cfg *c)
 {
+	kw_seen_t seen = 0;
 	int err;
 
 	c->interval = 1;
-	err = kw_parse(monitor_kws, argc, argv, c, NULL);
-	if (err)
-		return err;
-	if (c->all && c->errors)
-		return usage_err("all and errors exclude each other");
-	st->all = c->all;
+	for (;;) {
+		err = kw_parse_some(monitor_kws, &argc, &argv, c, &seen);
+		if (err)
+			return err;
+		if (!argc)
+			break;
+		if (!is_word(*argv, "all") && !is_word(*argv, "errors"))
+			return usage_err("unknown argument \"%s\"", *argv);
+		st->all = is_word(*argv, "all");
+		argc--;
+		argv++;
+	}
 	st->no_kfree = c->nokfree;
 	st->no_bulk = c->nobulk;
 	return 0;

@@ -128,7 +128,7 @@ run "monitor: count twice" 2 'bpfwd: monitor duplicate "count": "2" is the secon
 	"$BPFWD" monitor count 1 count 2
 run "monitor: prom twice" 2 'bpfwd: monitor duplicate "prom": "b" is the second value' \
 	"$BPFWD" monitor prom a prom b
-run "monitor: all and errors" 2 'bpfwd: monitor all and errors exclude each other' \
-	"$BPFWD" monitor all errors
+run "monitor: nobulk twice, around all" 2 'bpfwd: monitor duplicate "nobulk"' \
+	"$BPFWD" monitor nobulk all nobulk
 
 done_testing
