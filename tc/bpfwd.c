@@ -32,7 +32,7 @@ static int do_help(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	printf("Usage: bpfwd [OPTIONS] OBJECT { COMMAND | help }\n"
-	       "       bpfwd [OPTIONS] -b[atch] FILE\n"
+	       "       bpfwd [OPTIONS] -b FILE\n"
 	       "where  OBJECT := { port | stats | probe | gen | bench | monitor }\n"
 	       "       " HELP_OPTIONS);
 	return BPFWD_EXIT_OK;
