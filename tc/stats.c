@@ -14,15 +14,37 @@
 
 #include "bpfwd.h"
 #include "lib/json.h"
+#include "lib/params.h"
 #include "lib/ports.h"
 #include "lib/util.h"
 #include "xdp.h"
 
+struct stats_cfg {
+	const char *dev;
+	uint32_t interval;	/* 0: once, as counts */
+	uint32_t count;		/* 0: until killed */
+	bool percpu;
+};
+
+static const struct kw stats_kws[] = {
+	KW_DEV("dev", struct stats_cfg, dev, "IN", 0, "only this port"),
+	KW_INTERVAL(struct stats_cfg, interval,
+		    "rates every S seconds instead of counts once"),
+	KW_COUNT(struct stats_cfg, count, 1000000,
+		 "with interval: N reports, then exit"),
+	KW_FLAG("percpu", struct stats_cfg, percpu, 0,
+		"the counters of each CPU too"),
+	KW_END
+};
+
 int stats_help(int argc, char **argv)
 {
+	static const char usage[] = "Usage: bpfwd stats [ show ] ";
+
 	(void)argc;
 	(void)argv;
-	printf("Usage: bpfwd stats [ show ] [ dev IN ] [ interval S ] [ count N ] [ percpu ]\n");
+	fputs(usage, stdout);
+	kw_usage(stdout, stats_kws, sizeof(usage) - 1);
 	return BPFWD_EXIT_OK;
 }
 
@@ -216,9 +238,10 @@ static void free_rows(struct row *rows, int n)
 int do_stats(int argc, char **argv)
 {
 	static struct row rows[2][BPFWD_MAX_PORTS + 2];
-	uint32_t interval = 0, count = 0, done;
-	const char *dev = NULL;
-	bool percpu = false;
+	struct stats_cfg c = { 0 };
+	uint32_t interval, count, done;
+	const char *dev;
+	bool percpu;
 	int only = 0, n[2] = { 0 }, cur = 0, err;
 	double t0, t1;
 
@@ -229,25 +252,15 @@ int do_stats(int argc, char **argv)
 	}
 	if (argc > 0 && is_word(*argv, "help"))
 		return stats_help(0, NULL);
-	for (; argc > 0; argc--, argv++) {
-		if (is_word(*argv, "dev")) {
-			NEXT_ARG();
-			dev = *argv;
-		} else if (is_word(*argv, "interval") ||
-			   is_word(*argv, "count")) {
-			if (arg_interval_count(&argc, &argv, &interval, &count,
-					       1000000))
-				return BPFWD_EXIT_USAGE;
-		} else if (is_word(*argv, "percpu")) {
-			percpu = true;
-		} else {
-			return usage_err("unknown argument \"%s\"", *argv);
-		}
-	}
-	if (geteuid()) {
-		p_err("must be run as root (needs CAP_BPF)");
+	err = kw_parse(stats_kws, argc, argv, &c, NULL);
+	if (err)
+		return err;
+	dev = c.dev;
+	interval = c.interval;
+	count = c.count;
+	percpu = c.percpu;
+	if (need_root())
 		return BPFWD_EXIT_FAIL;
-	}
 	if (dev) {
 		only = ifindex_of(dev, NULL);
 		if (only < 0)

@@ -277,7 +277,7 @@ else
 		in_ns "$dut" "${NOBODY[@]}" "$BPFWD" port show
 	bad_json "not root: -j add" 1 "port add" "$msg" \
 		in_ns "$dut" "${NOBODY[@]}" "$BPFWD" -j port add dev lo to d1
-	bad "not root: stats" 1 'bpfwd: stats must be run as root (needs CAP_BPF)' \
+	bad "not root: stats" 1 "bpfwd: stats $msg" \
 		in_ns "$dut" "${NOBODY[@]}" "$BPFWD" stats
 	bad "not root: -n" 1 \
 		"bpfwd: netns $dut: must be run as root to enter it" \
