@@ -53,12 +53,38 @@ int table_check_layout(const char *pin_dir, bool *exists, bool warn)
 	return err;
 }
 
-int loader_load(const char *pin_dir, const char *sec,
+static struct bpf_program *prog_of(struct redirect *skel,
+				   enum rd_prog which)
+{
+	switch (which) {
+	case RD_XMIT:
+		return skel->progs.rd_xmit;
+	case RD_RECV:
+		return skel->progs.rd_recv;
+	case RD_CLONE_XMIT:
+		return skel->progs.clone_xmit;
+	case RD_CLONE_RECV:
+		return skel->progs.clone_recv;
+	case RD_MIRROR_XMIT:
+		return skel->progs.mir_xmit;
+	case RD_MIRROR_RECV:
+		return skel->progs.mir_recv;
+	case RD_PEER:
+		return skel->progs.rd_peer;
+	case RD_NEIGH:
+		return skel->progs.rd_neigh;
+	case RD_MAPS:
+		break;
+	}
+	return NULL;
+}
+
+int loader_load(const char *pin_dir, enum rd_prog which,
 		enum bpf_prog_type type, struct redirect **skelp, int *prog_fd,
 		const char **prog_name)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = pin_dir);
-	struct bpf_program *prog, *want = NULL;
+	struct bpf_program *prog, *want;
 	struct redirect *skel;
 	int err;
 
@@ -71,24 +97,16 @@ int loader_load(const char *pin_dir, const char *sec,
 		p_err("open redirect.o: %s", strerror(-err));
 		return err;
 	}
-	bpf_object__for_each_program(prog, skel->obj) {
-		bool mine = sec && !strcmp(bpf_program__section_name(prog), sec);
-
-		bpf_program__set_autoload(prog, mine);
-		if (mine) {
-			bpf_program__set_type(prog, type);
-			want = prog;
-		}
-	}
-	if (sec && !want) {
-		p_err("redirect.o has no section %s", sec);
-		redirect__destroy(skel);
-		return -ENOENT;
-	}
+	want = prog_of(skel, which);
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_autoload(prog, prog == want);
+	if (want)
+		bpf_program__set_type(want, type);
 	err = redirect__load(skel);
 	if (err) {
 		p_err("load %s: %s (bpfwd -vv shows the verifier log)",
-		      sec ? sec : "maps", strerror(-err));
+		      want ? bpf_program__section_name(want) : "maps",
+		      strerror(-err));
 		redirect__destroy(skel);
 		return err;
 	}

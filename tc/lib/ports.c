@@ -61,7 +61,7 @@ int table_open(struct table *t, bool stock, bool create)
 			p_err("%s: %s", t->dir, strerror(-err));
 			return err;
 		}
-		err = loader_load(t->dir, NULL, 0, &skel, NULL, NULL);
+		err = loader_load(t->dir, RD_MAPS, 0, &skel, NULL, NULL);
 		if (err)
 			return err;
 		loader_free(skel);
@@ -188,6 +188,23 @@ int slot_alloc(struct table *t, uint32_t *slot)
 bool port_owned(const struct table *t, const struct bpfwd_port *p)
 {
 	return !t->stock || p->netns == netns_cookie();
+}
+
+int port_find(uint32_t ifindex, struct table *t, struct bpfwd_port *p)
+{
+	int s, err;
+
+	for (s = 0; s < 2; s++) {
+		err = table_open_read(t, s);
+		if (err == -ENOENT)
+			continue;
+		if (err)
+			return err;
+		if (!port_get(t, ifindex, p) && port_owned(t, p))
+			return 0;
+		table_close(t);
+	}
+	return -ENOENT;
 }
 
 int ports_walk(port_fn fn, void *data, bool gc)

@@ -45,6 +45,14 @@ int port_list(struct table *t, uint32_t *ifindex, struct bpfwd_port *p,
 	      int max);
 int slot_alloc(struct table *t, uint32_t *slot);
 
+/* The port on @ifindex that this namespace owns: in its own table
+ * first, then in the stock one (entries this namespace wrote).  Returns
+ * 0 with @t open, -ENOENT (no message), or another -errno that
+ * table_open() already reported (a stale pin of the namespace's table;
+ * a stale stock table is only warned about).
+ */
+int port_find(uint32_t ifindex, struct table *t, struct bpfwd_port *p);
+
 /* Whether this namespace owns the entry (the stock table is shared). */
 bool port_owned(const struct table *t, const struct bpfwd_port *p);
 
