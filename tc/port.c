@@ -30,19 +30,6 @@
 #include "lib/util.h"
 #include "port.h"
 
-static const char *const mode_words[] = {
-	[BPFWD_MODE_REDIRECT] = "redirect",
-	[BPFWD_MODE_CLONE] = "clone",
-	[BPFWD_MODE_PEER] = "peer",
-	[BPFWD_MODE_NEIGH] = "neigh",
-	[BPFWD_MODE_MIRROR] = "mirror",
-	[BPFWD_MODE_MAP] = "map",
-	[BPFWD_MODE_CPUMAP] = "cpumap",
-	[BPFWD_MODE_FLOOD] = "flood",
-};
-
-_Static_assert(ARRAY_SIZE(mode_words) == __BPFWD_MODE_MAX, "mode names");
-
 /* Filled from the hook table (hook_words_init()). */
 static const char *hook_words[__BPFWD_HOOK_MAX];
 
@@ -51,7 +38,7 @@ static const struct kw spec_kws[] = {
 	       "the device whose frames the port takes"),
 	KW_DEV("to", struct port_cfg, to, "OUT", 0,
 	       "the device they go to"),
-	KW_ENUM("mode", struct port_cfg, mode, mode_words, NULL, "MODE", 0,
+	KW_ENUM("mode", struct port_cfg, mode, port_mode_words, NULL, "MODE", 0,
 		"how they go there (default redirect)"),
 	KW_ENUM("hook", struct port_cfg, hook, hook_words, NULL, "HOOK", 0,
 		"where the program runs (default tcx, or tc before Linux 6.6)"),
@@ -69,11 +56,6 @@ static const struct kw show_kws[] = {
 	KW_DEV("dev", struct port_cfg, dev, "IN", 0, "only this port"),
 	KW_END
 };
-
-const char *port_mode_name(uint32_t mode)
-{
-	return mode < ARRAY_SIZE(mode_words) ? mode_words[mode] : "?";
-}
 
 static void hook_words_init(void)
 {

@@ -62,6 +62,4 @@ int port_replace_cfg(const struct port_cfg *c);
 /* `port del dev @dev [force]`. */
 int port_del_dev(const char *dev, bool force);
 
-const char *port_mode_name(uint32_t mode);
-
 #endif /* __BPFWD_PORT_H */

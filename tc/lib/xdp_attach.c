@@ -458,26 +458,35 @@ int xdp_cpus_get(struct table *t, uint32_t slot, struct bpfwd_cpus *c)
 	return err;
 }
 
+struct cpus_owner {
+	uint32_t skip;		/* an ifindex */
+	uint32_t *owner;	/* nr_cpus() entries */
+};
+
+static int note_cpus(struct table *t, uint32_t ifindex,
+		     const struct bpfwd_port *p, void *data)
+{
+	struct cpus_owner *o = data;
+	struct bpfwd_cpus c;
+	uint32_t j;
+
+	if (ifindex == o->skip || p->hook != BPFWD_HOOK_XDP ||
+	    p->mode != BPFWD_MODE_CPUMAP || xdp_cpus_get(t, p->slot, &c))
+		return 0;
+	for (j = 0; j < c.count && j < BPFWD_MAX_CPU_LIST; j++)
+		if (c.cpu[j] < (uint32_t)nr_cpus())
+			o->owner[c.cpu[j]] = ifindex;
+	return 0;
+}
+
 /* For each CPU that a cpumap port other than @skip (an ifindex) lists,
  * @owner[cpu] gets the ifindex of one such port; 0 for the others.
  */
 static void cpus_in_use(struct table *t, uint32_t skip, uint32_t *owner)
 {
-	static struct bpfwd_port p[BPFWD_MAX_PORTS];
-	static uint32_t idx[BPFWD_MAX_PORTS];
-	struct bpfwd_cpus c;
-	int i, n, j;
+	struct cpus_owner o = { .skip = skip, .owner = owner };
 
-	n = port_list(t, idx, p, BPFWD_MAX_PORTS);
-	for (i = 0; i < n && i < BPFWD_MAX_PORTS; i++) {
-		if (idx[i] == skip || p[i].hook != BPFWD_HOOK_XDP ||
-		    p[i].mode != BPFWD_MODE_CPUMAP ||
-		    xdp_cpus_get(t, p[i].slot, &c))
-			continue;
-		for (j = 0; j < (int)c.count && j < BPFWD_MAX_CPU_LIST; j++)
-			if (c.cpu[j] < (uint32_t)nr_cpus())
-				owner[c.cpu[j]] = idx[i];
-	}
+	table_each(t, note_cpus, &o);
 }
 
 int xdp_cpus_set(struct table *t, uint32_t slot, uint32_t ifindex,
@@ -596,18 +605,16 @@ int xdp_kthread_ensure(struct table *t)
 	return 0;	/* the figures are extra: the port works without */
 }
 
+static int is_other_xdp(struct table *t, uint32_t ifindex,
+			const struct bpfwd_port *p, void *data)
+{
+	return ifindex != *(uint32_t *)data && p->hook == BPFWD_HOOK_XDP;
+}
+
 /* Whether a table has an XDP port other than @skip. */
 static bool other_xdp_port(struct table *t, uint32_t skip)
 {
-	static struct bpfwd_port p[BPFWD_MAX_PORTS];
-	static uint32_t idx[BPFWD_MAX_PORTS];
-	int i, n;
-
-	n = port_list(t, idx, p, BPFWD_MAX_PORTS);
-	for (i = 0; i < n && i < BPFWD_MAX_PORTS; i++)
-		if (idx[i] != skip && p[i].hook == BPFWD_HOOK_XDP)
-			return true;
-	return false;
+	return table_each(t, is_other_xdp, &skip) != 0;
 }
 
 static void unpin_all(struct table *t)
