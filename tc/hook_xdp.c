@@ -357,9 +357,6 @@ static int xdp_port_attach(struct table *t, struct port_cfg *c,
 	}
 	if (c->mode == BPFWD_MODE_CPUMAP)
 		xdp_kthread_ensure(t);
-	pr_info("%s: XDP port, mode %s (%s), table %s", c->dev,
-		port_mode_name(c->mode), generic(c) ? "generic" : "native",
-		t->dir);
 	return 0;
 }
 
