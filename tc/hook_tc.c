@@ -97,11 +97,11 @@ static int load_attach(struct table *t, const struct port_cfg *c,
 	struct redirect *skel;
 	int err;
 
-	err = loader_load(t->dir,
-			  prog_of(p->mode, p->flags & BPFWD_F_INGRESS),
-			  r.act ? BPF_PROG_TYPE_SCHED_ACT :
-				  BPF_PROG_TYPE_SCHED_CLS,
-			  &skel, &r.prog_fd, &r.prog_name);
+	err = loader_load_prog(t->dir,
+			       prog_of(p->mode, p->flags & BPFWD_F_INGRESS),
+			       r.act ? BPF_PROG_TYPE_SCHED_ACT :
+				       BPF_PROG_TYPE_SCHED_CLS,
+			       &skel, &r.prog_fd, &r.prog_name);
 	if (err)
 		return err;
 	err = p->hook == BPFWD_HOOK_TCX ? tcx_attach(&r) :

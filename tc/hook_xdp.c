@@ -262,8 +262,8 @@ static int tc_part_attach(struct table *t, const struct port_cfg *c,
 	struct redirect *skel;
 	int err;
 
-	err = loader_load(t->dir, RD_XMIT, BPF_PROG_TYPE_SCHED_CLS, &skel,
-			  &r.prog_fd, &r.prog_name);
+	err = loader_load_prog(t->dir, RD_XMIT, BPF_PROG_TYPE_SCHED_CLS,
+			       &skel, &r.prog_fd, &r.prog_name);
 	if (err)
 		return err;
 	err = tcx ? tcx_attach(&r) : tc_filter_attach(&r);

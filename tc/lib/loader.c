@@ -79,9 +79,21 @@ static struct bpf_program *prog_of(struct redirect *skel,
 	return NULL;
 }
 
-int loader_load(const char *pin_dir, enum rd_prog which,
-		enum bpf_prog_type type, struct redirect **skelp, int *prog_fd,
-		const char **prog_name)
+static struct bpf_program *prog_of_sec(struct redirect *skel,
+				       const char *sec)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, skel->obj)
+		if (!strcmp(bpf_program__section_name(prog), sec))
+			return prog;
+	return NULL;
+}
+
+/* Loads program @which, or with @sec the program of that section. */
+static int load(const char *pin_dir, enum rd_prog which, const char *sec,
+		enum bpf_prog_type type, struct redirect **skelp,
+		int *prog_fd, const char **prog_name)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = pin_dir);
 	struct bpf_program *prog, *want;
@@ -97,7 +109,12 @@ int loader_load(const char *pin_dir, enum rd_prog which,
 		p_err("open redirect.o: %s", strerror(-err));
 		return err;
 	}
-	want = prog_of(skel, which);
+	want = sec ? prog_of_sec(skel, sec) : prog_of(skel, which);
+	if (sec && !want) {
+		p_err("redirect.o has no section %s", sec);
+		redirect__destroy(skel);
+		return -ENOENT;
+	}
 	bpf_object__for_each_program(prog, skel->obj)
 		bpf_program__set_autoload(prog, prog == want);
 	if (want)
@@ -116,6 +133,20 @@ int loader_load(const char *pin_dir, enum rd_prog which,
 	if (prog_name)
 		*prog_name = want ? bpf_program__name(want) : NULL;
 	return 0;
+}
+
+int loader_load_prog(const char *pin_dir, enum rd_prog which,
+		     enum bpf_prog_type type, struct redirect **skel,
+		     int *prog_fd, const char **prog_name)
+{
+	return load(pin_dir, which, NULL, type, skel, prog_fd, prog_name);
+}
+
+int loader_load(const char *pin_dir, const char *sec,
+		enum bpf_prog_type type, struct redirect **skel, int *prog_fd,
+		const char **prog_name)
+{
+	return load(pin_dir, RD_MAPS, sec, type, skel, prog_fd, prog_name);
 }
 
 void loader_free(struct redirect *skel)

@@ -35,7 +35,13 @@ enum rd_prog {
  * @which as @type (RD_MAPS: only the maps are created and pinned).
  * Returns 0 and the skeleton, to be freed with loader_free().
  */
-int loader_load(const char *pin_dir, enum rd_prog which,
+int loader_load_prog(const char *pin_dir, enum rd_prog which,
+		     enum bpf_prog_type type, struct redirect **skel,
+		     int *prog_fd, const char **prog_name);
+/* loader_load_prog() of the program of section @sec (NULL: the maps
+ * only), for callers that go through every section (tests/unit).
+ */
+int loader_load(const char *pin_dir, const char *sec,
 		enum bpf_prog_type type, struct redirect **skel, int *prog_fd,
 		const char **prog_name);
 void loader_free(struct redirect *skel);

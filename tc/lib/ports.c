@@ -61,7 +61,7 @@ int table_open(struct table *t, bool stock, bool create)
 			p_err("%s: %s", t->dir, strerror(-err));
 			return err;
 		}
-		err = loader_load(t->dir, RD_MAPS, 0, &skel, NULL, NULL);
+		err = loader_load_prog(t->dir, RD_MAPS, 0, &skel, NULL, NULL);
 		if (err)
 			return err;
 		loader_free(skel);
