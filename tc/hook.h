@@ -106,6 +106,19 @@ bool hook_tc_attached(struct table *t, uint32_t ifindex,
 void hook_tc_show(struct table *t, uint32_t ifindex,
 		  const struct bpfwd_port *p);
 
+/* The ops of a tc family hook: all but the name are hook_tc.c's. */
+#define HOOK_TC_FAMILY(n, i) {				\
+	.name = n, .id = i,				\
+	.kws = hook_tc_kws, .args = "TC_ARGS",		\
+	.parse = hook_tc_parse,				\
+	.prepare = hook_tc_prepare,			\
+	.attach = hook_tc_attach,			\
+	.replace = hook_tc_replace,			\
+	.detach = hook_tc_detach,			\
+	.attached = hook_tc_attached,			\
+	.show = hook_tc_show,				\
+}
+
 extern const struct hook_ops hook_none, hook_tc, hook_tcx, hook_act,
 	hook_xdp;
 

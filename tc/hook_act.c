@@ -7,16 +7,4 @@
  */
 #include "hook.h"
 
-const struct hook_ops hook_act = {
-	.name = "act",
-	.id = BPFWD_HOOK_ACT,
-	.kws = hook_tc_kws,
-	.args = "TC_ARGS",
-	.parse = hook_tc_parse,
-	.prepare = hook_tc_prepare,
-	.attach = hook_tc_attach,
-	.replace = hook_tc_replace,
-	.detach = hook_tc_detach,
-	.attached = hook_tc_attached,
-	.show = hook_tc_show,
-};
+const struct hook_ops hook_act = HOOK_TC_FAMILY("act", BPFWD_HOOK_ACT);

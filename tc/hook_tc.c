@@ -215,16 +215,4 @@ void hook_tc_show(struct table *t, uint32_t ifindex,
 		print_u64(PRINT_ANY, "prio", " prio %llu", p->prio);
 }
 
-const struct hook_ops hook_tc = {
-	.name = "tc",
-	.id = BPFWD_HOOK_TC,
-	.kws = hook_tc_kws,
-	.args = "TC_ARGS",
-	.parse = hook_tc_parse,
-	.prepare = hook_tc_prepare,
-	.attach = hook_tc_attach,
-	.replace = hook_tc_replace,
-	.detach = hook_tc_detach,
-	.attached = hook_tc_attached,
-	.show = hook_tc_show,
-};
+const struct hook_ops hook_tc = HOOK_TC_FAMILY("tc", BPFWD_HOOK_TC);

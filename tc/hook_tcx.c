@@ -7,16 +7,4 @@
  */
 #include "hook.h"
 
-const struct hook_ops hook_tcx = {
-	.name = "tcx",
-	.id = BPFWD_HOOK_TCX,
-	.kws = hook_tc_kws,
-	.args = "TC_ARGS",
-	.parse = hook_tc_parse,
-	.prepare = hook_tc_prepare,
-	.attach = hook_tc_attach,
-	.replace = hook_tc_replace,
-	.detach = hook_tc_detach,
-	.attached = hook_tc_attached,
-	.show = hook_tc_show,
-};
+const struct hook_ops hook_tcx = HOOK_TC_FAMILY("tcx", BPFWD_HOOK_TCX);
