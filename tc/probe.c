@@ -28,7 +28,7 @@
 #include "lib/params.h"
 #include "lib/pins.h"
 #include "lib/util.h"
-#include "xdp.h"
+#include "hook.h"
 
 #ifndef TC_LIB_DIR_DEFAULT
 #define TC_LIB_DIR_DEFAULT "/usr/lib/x86_64-linux-gnu/tc"
@@ -203,7 +203,7 @@ int do_probe(int argc, char **argv)
 		"CONFIG_NET_ACT_BPF or CONFIG_NET_CLS_U32 missing: hook act unavailable");
 	print_string(PRINT_ANY, "default_hook", "default hook   %s\n",
 		     bits & P_TCX ? "tcx" : "tc");
-	xdp_probe_print();
+	hook_probe_print();
 	print_tracepoints();
 	print_plugin();
 	close_json_object();

@@ -17,7 +17,7 @@
 #include "lib/params.h"
 #include "lib/ports.h"
 #include "lib/util.h"
-#include "xdp.h"
+#include "hook.h"
 
 struct stats_cfg {
 	const char *dev;
@@ -52,7 +52,7 @@ struct row {
 	uint32_t ifindex;	/* 0: unmatched frames */
 	struct bpfwd_stats s;
 	struct bpfwd_stats *cpu;
-	struct xdp_cpumap_stats *cpumap;	/* of an XDP cpumap port */
+	struct hook_stats *cpumap;		/* of an XDP cpumap port */
 	bool stock;
 };
 
@@ -95,7 +95,7 @@ static void add_row(struct collect_ctx *c, struct table *t, uint32_t ifindex,
 		free(row->cpu);
 		return;
 	}
-	row->cpumap = p ? xdp_stats_read(t, p) : NULL;
+	row->cpumap = p ? hook_stats_read(t, p) : NULL;
 	c->n++;
 }
 
@@ -176,7 +176,7 @@ static void print_rows(struct row *rows, int n, struct row *prev, int pn,
 	print_header(prev);
 	for (i = 0; i < n; i++) {
 		const struct bpfwd_stats *ps = NULL, *pc = NULL;
-		const struct xdp_cpumap_stats *pm = NULL;
+		const struct hook_stats *pm = NULL;
 
 		for (j = 0; prev && j < pn; j++) {
 			if (prev[j].ifindex == rows[i].ifindex &&
@@ -203,7 +203,7 @@ static void print_rows(struct row *rows, int n, struct row *prev, int pn,
 		print_fields(&rows[i].s, ps, secs);
 		/* rates only when both reads have them */
 		if (rows[i].cpumap && (!prev || pm))
-			xdp_stats_print(rows[i].cpumap, pm, secs);
+			hook_stats_print(rows[i].cpumap, pm, secs);
 		/* per CPU: counts, or rates when both reads have them */
 		if (percpu && rows[i].cpu && (!prev || pc)) {
 			open_json_array("cpus");
@@ -231,7 +231,7 @@ static void free_rows(struct row *rows, int n)
 {
 	while (n-- > 0) {
 		free(rows[n].cpu);
-		xdp_stats_free(rows[n].cpumap);
+		hook_stats_free(rows[n].cpumap);
 	}
 }
 

@@ -129,6 +129,11 @@ const char *kw_any(const struct kw *tab, kw_seen_t seen,
  * an enum's META is defined by kw_usage_enums().
  */
 void kw_usage(FILE *f, const struct kw *tab, int indent);
+/* kw_usage() with @tail (not a keyword: "[ TC_ARGS | XDP_ARGS ]") as
+ * the last word, folded with the others.
+ */
+void kw_usage_tail(FILE *f, const struct kw *tab, int indent,
+		   const char *tail);
 /* "META := { word | word }" for every enum of the table with a META,
  * one line each, each META once (@indent spaces first).
  */

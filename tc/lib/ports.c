@@ -61,7 +61,7 @@ int table_open(struct table *t, bool stock, bool create)
 			p_err("%s: %s", t->dir, strerror(-err));
 			return err;
 		}
-		err = loader_load(t->dir, NULL, 0, &skel, NULL, NULL);
+		err = loader_load_prog(t->dir, RD_MAPS, 0, &skel, NULL, NULL);
 		if (err)
 			return err;
 		loader_free(skel);
@@ -165,17 +165,46 @@ int port_list(struct table *t, uint32_t *ifindex, struct bpfwd_port *p,
 	return n;
 }
 
+int table_each(struct table *t, port_fn fn, void *data)
+{
+	struct bpfwd_port *p = calloc(BPFWD_MAX_PORTS, sizeof(*p));
+	uint32_t *idx = calloc(BPFWD_MAX_PORTS, sizeof(*idx));
+	int i, n, err, ret = 0;
+
+	if (!p || !idx) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	n = port_list(t, idx, p, BPFWD_MAX_PORTS);
+	for (i = 0; i < n && i < BPFWD_MAX_PORTS; i++) {
+		err = fn(t, idx[i], &p[i], data);
+		if (err && !ret)
+			ret = err;
+	}
+out:
+	free(p);
+	free(idx);
+	return ret;
+}
+
+static int mark_slot(struct table *t, uint32_t ifindex,
+		     const struct bpfwd_port *p, void *data)
+{
+	unsigned char *used = data;
+
+	if (p->slot < BPFWD_MAX_SLOTS)
+		used[p->slot] = 1;
+	return 0;
+}
+
 int slot_alloc(struct table *t, uint32_t *slot)
 {
-	static struct bpfwd_port p[BPFWD_MAX_PORTS];
-	static uint32_t idx[BPFWD_MAX_PORTS];
 	unsigned char used[BPFWD_MAX_SLOTS] = { 0 };
-	int i, n;
+	int i, err;
 
-	n = port_list(t, idx, p, BPFWD_MAX_PORTS);
-	for (i = 0; i < n && i < BPFWD_MAX_PORTS; i++)
-		if (p[i].slot < BPFWD_MAX_SLOTS)
-			used[p[i].slot] = 1;
+	err = table_each(t, mark_slot, used);
+	if (err)
+		return err;
 	for (i = 1; i < BPFWD_MAX_SLOTS; i++) {
 		if (!used[i]) {
 			*slot = i;
@@ -185,9 +214,43 @@ int slot_alloc(struct table *t, uint32_t *slot)
 	return -ENOSPC;
 }
 
+const char *const port_mode_words[__BPFWD_MODE_MAX] = {
+	[BPFWD_MODE_REDIRECT] = "redirect",
+	[BPFWD_MODE_CLONE] = "clone",
+	[BPFWD_MODE_PEER] = "peer",
+	[BPFWD_MODE_NEIGH] = "neigh",
+	[BPFWD_MODE_MIRROR] = "mirror",
+	[BPFWD_MODE_MAP] = "map",
+	[BPFWD_MODE_CPUMAP] = "cpumap",
+	[BPFWD_MODE_FLOOD] = "flood",
+};
+
+const char *port_mode_name(uint32_t mode)
+{
+	return mode < __BPFWD_MODE_MAX && port_mode_words[mode] ?
+		port_mode_words[mode] : "?";
+}
+
 bool port_owned(const struct table *t, const struct bpfwd_port *p)
 {
 	return !t->stock || p->netns == netns_cookie();
+}
+
+int port_find(uint32_t ifindex, struct table *t, struct bpfwd_port *p)
+{
+	int s, err;
+
+	for (s = 0; s < 2; s++) {
+		err = table_open_read(t, s);
+		if (err == -ENOENT)
+			continue;
+		if (err)
+			return err;
+		if (!port_get(t, ifindex, p) && port_owned(t, p))
+			return 0;
+		table_close(t);
+	}
+	return -ENOENT;
 }
 
 int ports_walk(port_fn fn, void *data, bool gc)
@@ -195,11 +258,23 @@ int ports_walk(port_fn fn, void *data, bool gc)
 	return ports_walk_tables(NULL, fn, data, gc);
 }
 
+struct owned_walk {
+	port_fn fn;
+	void *data;
+};
+
+static int if_owned(struct table *t, uint32_t ifindex,
+		    const struct bpfwd_port *p, void *data)
+{
+	struct owned_walk *w = data;
+
+	return port_owned(t, p) ? w->fn(t, ifindex, p, w->data) : 0;
+}
+
 int ports_walk_tables(table_fn tfn, port_fn fn, void *data, bool gc)
 {
-	static struct bpfwd_port p[BPFWD_MAX_PORTS];
-	static uint32_t idx[BPFWD_MAX_PORTS];
-	int s, i, n, err, ret = 0;
+	struct owned_walk w = { .fn = fn, .data = data };
+	int s, err, ret = 0;
 	struct table t;
 
 	for (s = 0; s < 2; s++) {
@@ -213,14 +288,9 @@ int ports_walk_tables(table_fn tfn, port_fn fn, void *data, bool gc)
 			if (err && !ret)
 				ret = err;
 		}
-		n = port_list(&t, idx, p, BPFWD_MAX_PORTS);
-		for (i = 0; i < n && i < BPFWD_MAX_PORTS; i++) {
-			if (!port_owned(&t, &p[i]))
-				continue;
-			err = fn(&t, idx[i], &p[i], data);
-			if (err && !ret)
-				ret = err;
-		}
+		err = table_each(&t, if_owned, &w);
+		if (err && !ret)
+			ret = err;
 		if (gc)
 			table_gc(&t);
 		table_close(&t);

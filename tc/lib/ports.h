@@ -45,6 +45,18 @@ int port_list(struct table *t, uint32_t *ifindex, struct bpfwd_port *p,
 	      int max);
 int slot_alloc(struct table *t, uint32_t *slot);
 
+/* The port on @ifindex that this namespace owns: in its own table
+ * first, then in the stock one (entries this namespace wrote).  Returns
+ * 0 with @t open, -ENOENT (no message), or another -errno that
+ * table_open() already reported (a stale pin of the namespace's table;
+ * a stale stock table is only warned about).
+ */
+int port_find(uint32_t ifindex, struct table *t, struct bpfwd_port *p);
+
+/* The modes' names, indexed by enum bpfwd_mode, as the user types them. */
+extern const char *const port_mode_words[__BPFWD_MODE_MAX];
+const char *port_mode_name(uint32_t mode);
+
 /* Whether this namespace owns the entry (the stock table is shared). */
 bool port_owned(const struct table *t, const struct bpfwd_port *p);
 
@@ -56,6 +68,11 @@ bool port_owned(const struct table *t, const struct bpfwd_port *p);
 typedef int (*port_fn)(struct table *t, uint32_t ifindex,
 		       const struct bpfwd_port *p, void *data);
 int ports_walk(port_fn fn, void *data, bool gc);
+/* Calls @fn for every entry of @t (owned or not), from a snapshot, so
+ * that @fn may change the table; goes on past a failing @fn and returns
+ * its first error (or -ENOMEM).
+ */
+int table_each(struct table *t, port_fn fn, void *data);
 /* ports_walk() that also calls @tfn, if not NULL, once for each
  * table, before its ports (for what a table has besides ports, like
  * its unmatched slot); its errors count as @fn's do.

@@ -9,8 +9,8 @@
  * native XDP, an MTU too large for XDP, a target that cannot take XDP
  * frames (a veth whose peer has neither GRO nor an XDP program).
  */
-#ifndef __BPFWD_XDP_H
-#define __BPFWD_XDP_H
+#ifndef __BPFWD_XDP_ATTACH_H
+#define __BPFWD_XDP_ATTACH_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -21,13 +21,24 @@ struct xdp;
 #define XDP_QSIZE_DEFAULT	2048
 #define XDP_QSIZE_MAX		16384	/* the kernel's limit */
 
-/* Opens xdp.o with the table's directory as pin root and loads the
- * program named @prog, and @extra too (the cpumap or devmap program of
- * a mode); with @cpumap_id the kthread tracepoint program.
+/* The programs of xdp.o. */
+enum xdp_prog {
+	XP_NONE,
+	XP_REDIRECT,		/* xdp_redirect: bpf_redirect() to the target */
+	XP_DEVMAP,		/* xdp_devmap: through bpfwd_devmap */
+	XP_CPUMAP,		/* xdp_cpumap: to a CPU of the port's list */
+	XP_FLOOD,		/* xdp_flood: to every other flood port */
+	XP_FLOOD_EGRESS,	/* flood_egress: devmap program of flood */
+	XP_CPU_THEN,		/* xdp_cpu_then: cpumap program */
+};
+
+/* Opens xdp.o with the table's directory as pin root and loads program
+ * @prog, and @extra too (the cpumap or devmap program of a mode); with
+ * @cpumap_id the kthread tracepoint program.
  */
-int xdp_load(struct table *t, const char *prog, const char *extra,
+int xdp_load(struct table *t, enum xdp_prog prog, enum xdp_prog extra,
 	     uint32_t cpumap_id, struct xdp **skel);
-int xdp_prog_fd(struct xdp *skel, const char *prog);
+int xdp_prog_fd(struct xdp *skel, enum xdp_prog prog);
 void xdp_free(struct xdp *skel);
 
 /* Checks on the ingress device: no program of someone else's, native
@@ -56,20 +67,19 @@ int xdp_flood_group(struct table *t, uint32_t ifindex, uint32_t *group);
 int xdp_cpus_set(struct table *t, uint32_t slot, uint32_t ifindex,
 		 const struct bpfwd_cpus *c, int cpu_prog_fd);
 int xdp_cpus_get(struct table *t, uint32_t slot, struct bpfwd_cpus *c);
+/* Empties slot @slot's CPU list and drops the cpumap queues no cpumap
+ * port but @skip_ifindex uses.
+ */
+void xdp_cpus_clear(struct table *t, uint32_t slot, uint32_t skip_ifindex);
 /* Drops the cpumap queues no cpumap port but @skip_ifindex uses. */
 void xdp_cpus_gc(struct table *t, uint32_t skip_ifindex);
 /* The kthread tracepoint link: made with the first cpumap port. */
 int xdp_kthread_ensure(struct table *t);
 
-/* Undoes an XDP port (program, map entries) before its entry goes, and
- * removes the XDP pins when it was the namespace's last XDP port.
- */
-int xdp_port_detach(struct table *t, uint32_t ifindex, const char *dev);
 /* Removes the XDP pins when no XDP port but @skip_ifindex is left. */
 void xdp_pins_gc(struct table *t, uint32_t skip_ifindex);
-bool xdp_port_attached(struct table *t, uint32_t ifindex);
 
 int parse_cpu_list(const char *s, struct bpfwd_cpus *c);
 void format_cpu_list(const struct bpfwd_cpus *c, char *buf, size_t len);
 
-#endif /* __BPFWD_XDP_H */
+#endif /* __BPFWD_XDP_ATTACH_H */
