@@ -28,7 +28,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 
-#include "bpfwd.h"
+#include "objects.h"
 #include "lib/json.h"
 #include "lib/params.h"
 #include "lib/pins.h"

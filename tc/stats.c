@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bpfwd.h"
+#include "objects.h"
 #include "lib/json.h"
 #include "lib/params.h"
 #include "lib/ports.h"

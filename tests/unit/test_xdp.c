@@ -31,7 +31,7 @@
 
 #include "unit_test.h"
 #include "lib/util.h"
-#include "../../bpf/bpfwd.h"
+#include "bpfwd.h"	/* the ABI, bpf/bpfwd.h */
 #include "xdp.skel.h"
 
 #define SLOT	7
