@@ -20,7 +20,7 @@ COUNTS='["packets","bytes","dropped","err_clone","err_redirect","no_target","run
 # not print yet: "TITLE PATH|reason".  Reported as TODO (not a failure)
 # until it does; then the TODO passes and the entry goes.
 KNOWN_GAPS=(
-	"bpfwd -j probe|xdp[].ifindex|tc/xdp.c xdp_probe_print() prints no ifindex yet"
+	"bpfwd -j probe|xdp[].ifindex|tc/hook_xdp.c xdp_probe_print() prints no ifindex yet"
 )
 
 # schema MAN TITLE...: "PATH<tab>TYPES<tab>OPTIONAL" for every key the
