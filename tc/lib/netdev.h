@@ -25,6 +25,7 @@ struct link_info {
 	uint32_t link;		/* IFLA_LINK: a veth's peer ifindex */
 	bool link_other_ns;	/* the peer lives in another namespace */
 	bool up;
+	bool carrier;		/* IFLA_CARRIER: the link is there */
 	char kind[16];		/* "veth", "bridge", ... or empty */
 	uint32_t xdp_prog_id;	/* 0: no XDP program */
 	uint64_t rx_packets, tx_packets, rx_dropped, tx_dropped;
