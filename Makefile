@@ -165,22 +165,24 @@ $(OUTPUT)/man/%.8: man/%.8.rst
 
 # the ABI header for programs that drive the tables (bpftool users, C)
 INCLUDE_DIR	:= $(PREFIX)/include/bpfwd
+COMPLETION_DIR	:= $(PREFIX)/share/bash-completion/completions
 
 install: all man
 	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/lib/bpf \
 		$(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(TC_LIB_DIR) \
-		$(DESTDIR)$(INCLUDE_DIR)
+		$(DESTDIR)$(INCLUDE_DIR) $(DESTDIR)$(COMPLETION_DIR)
 	install -m 0755 $(OUTPUT)/bpfwd $(DESTDIR)$(PREFIX)/sbin/bpfwd
 	install -m 0644 $(OUTPUT)/bpf/redirect.o $(DESTDIR)$(PREFIX)/lib/bpf/
 	install -m 0644 $(MANS) $(DESTDIR)$(PREFIX)/share/man/man8/
 	install -m 0755 $(OUTPUT)/e_bpfwd.so $(DESTDIR)$(TC_LIB_DIR)/e_bpfwd.so
 	install -m 0644 bpf/bpfwd.h $(DESTDIR)$(INCLUDE_DIR)/bpfwd.h
+	install -m 0644 completion/bpfwd.bash $(DESTDIR)$(COMPLETION_DIR)/bpfwd
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/sbin/bpfwd $(DESTDIR)$(PREFIX)/lib/bpf/redirect.o \
 		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man8/,$(notdir $(MANS))) \
 		$(DESTDIR)$(TC_LIB_DIR)/e_bpfwd.so \
-		$(DESTDIR)$(INCLUDE_DIR)/bpfwd.h
+		$(DESTDIR)$(INCLUDE_DIR)/bpfwd.h $(DESTDIR)$(COMPLETION_DIR)/bpfwd
 	@rmdir $(DESTDIR)$(INCLUDE_DIR) 2>/dev/null || true
 
 vmtest:
@@ -199,7 +201,7 @@ help:
 	@echo '  bench      the full bench (BENCH_ROUNDS, BENCH_DURATION) into results/: text, JSON, plot'
 	@echo '  deps       install missing Debian packages: $(DEPS)'
 	@echo '  man        build the man pages into build/man/'
-	@echo '  install    install bpfwd, redirect.o, man pages, tc plugin, bpfwd.h'
+	@echo '  install    install bpfwd, redirect.o, man pages, tc plugin, bpfwd.h, bash completion'
 	@echo '             (PREFIX, DESTDIR, TC_LIB_DIR)'
 	@echo '  uninstall  remove what install put (same PREFIX, DESTDIR, TC_LIB_DIR)'
 	@echo '  vmtest     boot test kernels in QEMU and run tests/vm (KERNEL=deb61|deb612|patched)'
