@@ -189,7 +189,7 @@ _bpfwd_files()
 _bpfwd()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} bin=${COMP_WORDS[0]}
-	local i=1 w o v opt opts netns= obj cmd start slot kwd left
+	local i=1 w o v opt opts netns='' obj cmd start slot kwd left
 	local -A takes=()
 	COMPREPLY=()
 
@@ -250,7 +250,7 @@ _bpfwd()
 	done < <("$bin" "$obj" help 2>/dev/null | _bpfwd_grammar "$obj" "$cmd")
 
 	# walk the arguments: a keyword's values are not keywords
-	kwd= left=0 slot=0
+	kwd='' left=0 slot=0
 	for ((w = start; w < COMP_CWORD; w++)); do
 		if ((left > 0)); then
 			left=$((left - 1))

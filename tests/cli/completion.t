@@ -9,12 +9,13 @@
 # value is not taken for a keyword, that words already given are not
 # offered again, and that devices (of -n's namespace), namespaces and
 # files are offered for device, NAME and FILE arguments.
+# shellcheck source=tests/lib.sh
 source "$(dirname "$0")/../lib.sh"
 need_bpfwd
 
 COMPLETION=$TOP/completion/bpfwd.bash
 [ -r "$COMPLETION" ] || skip_all "completion/bpfwd.bash missing"
-# shellcheck source=../../completion/bpfwd.bash
+# shellcheck source=completion/bpfwd.bash
 source "$COMPLETION"
 
 # offers WORD...: what completing the last WORD (may be "") offers,
@@ -70,6 +71,7 @@ objects=$("$BPFWD" help | tr '\n' ' ' | sed -n 's/.*OBJECT := {\([^}]*\)}.*/\1/p
 # shellcheck disable=SC2086
 check "bpfwd TAB: every object of bpfwd help, and help" \
 	has "$(offers "")" $objects help
+# shellcheck disable=SC2046,SC2086
 check "bpfwd p TAB: the objects starting with p" \
 	has "$(offers p)" $(printf '%s\n' $objects | grep '^p')
 lacks "$(offers p)" stats >/dev/null
@@ -79,6 +81,7 @@ check "bpfwd - TAB: the global options of bpfwd help" \
 
 # grammar_only LIST WORDS: the lines of LIST that are among WORDS
 grammar_only() {
+	# shellcheck disable=SC2086
 	grep -xF -f <(printf '%s\n' $2) <<<"$1"
 }
 
@@ -97,6 +100,7 @@ for obj in $objects; do
 	# shellcheck disable=SC2086
 	check "bpfwd $obj: every word of its help is offered somewhere" \
 		has "$all" $words
+	# shellcheck disable=SC2086
 	extra=$(grep -vxF -f <(printf '%s\n' $words help) <<<"$first")
 	is "$extra" "" "bpfwd $obj TAB: only words of its grammar (no prose)"
 done
@@ -121,7 +125,7 @@ check "port add ... at TAB: ingress egress" \
 	has "$(offers port add dev x to y at "")" ingress egress
 check "port add ... xdp-mode TAB: native generic" \
 	has "$(offers port add dev x xdp-mode "")" native generic
-check "port add ... then TAB: pass" has "$(offers port add dev x cpus 1 then "")" pass
+check "port add ... then TAB: pass" has "$(offers port add dev x cpus 1 "then" "")" pass
 is "$(offers port add dev x mode r)" redirect "port add ... mode r TAB: redirect only"
 lacks "$(offers port add dev x to y "")" dev to
 check "port add dev x to y TAB: dev and to are not offered again" test $? = 0
@@ -138,6 +142,7 @@ check "bench sink TAB: inline thread" has "$(offers bench sink "")" inline threa
 # devices, namespaces, files
 check "port add dev TAB: devices (lo)" has "$(offers port add dev "")" lo
 setup_ns comp || die "namespace"
+# shellcheck disable=SC2154 # set by setup_ns
 veth "$comp" cq0 "$comp" cq1
 check "-n NS port add dev TAB: the devices of NS" \
 	has "$(offers -n "$comp" port add dev "")" cq0 cq1

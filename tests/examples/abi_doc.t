@@ -84,7 +84,7 @@ for doc in man readme; do
 	# each name beside its own bit
 	bad=
 	while read -r bit fname; do
-		grep -qE "bit $bit[^0-9][^,]*$fname" <<<"$text" || bad+=" $fname"
+		grep -qE "bit ${bit}[^0-9][^,]*${fname}" <<<"$text" || bad+=" $fname"
 	done <<<"$flags"
 	is "$bad" "" "$name: each flag name stands beside its bit"
 done

@@ -57,10 +57,20 @@ struct {
 } spy SEC(".maps");
 
 const volatile __u32 spy_tgid;	/* the test's process */
+const volatile __u64 spy_netns;	/* and its namespace's cookie */
 
 /* Kernel types, only the fields read (CO-RE relocates them) */
+struct net {
+	__u64 net_cookie;
+} __attribute__((preserve_access_index));
+
+typedef struct {
+	struct net *net;
+} possible_net_t;
+
 struct net_device {
 	int ifindex;
+	possible_net_t nd_net;
 } __attribute__((preserve_access_index));
 
 struct sk_buff {
@@ -68,12 +78,17 @@ struct sk_buff {
 	__u32 mark;
 } __attribute__((preserve_access_index));
 
-static __always_inline void record(int kind, __u64 value)
+/* Only the test's own frames: its process, and its namespace (a softirq
+ * may run another namespace's XDP on top of the test's process)
+ */
+static __always_inline void record(const struct net_device *dev, int kind,
+				   __u64 value)
 {
 	__u32 zero = 0;
 	struct spy *s;
 
-	if (bpf_get_current_pid_tgid() >> 32 != spy_tgid)
+	if (bpf_get_current_pid_tgid() >> 32 != spy_tgid || !dev ||
+	    dev->nd_net.net->net_cookie != spy_netns)
 		return;
 	s = bpf_map_lookup_elem(&spy, &zero);
 	if (!s || !(s->watch & (1ULL << kind)))
@@ -85,41 +100,41 @@ static __always_inline void record(int kind, __u64 value)
 	}
 }
 
-static __always_inline int xdp_target(int map_type, __u32 map_id,
-				      __u32 index)
+static __always_inline int xdp_target(const struct net_device *dev,
+				      int map_type, __u32 map_id, __u32 index)
 {
 	if (map_type == BPF_MAP_TYPE_UNSPEC && map_id == INT_MAX)
-		record(SPY_REDIRECT, index);	/* index is the ifindex */
+		record(dev, SPY_REDIRECT, index);	/* index: the ifindex */
 	else if (map_type == BPF_MAP_TYPE_DEVMAP)
-		record(SPY_DEVMAP, index);
+		record(dev, SPY_DEVMAP, index);
 	else if (map_type == BPF_MAP_TYPE_DEVMAP_HASH)
-		record(SPY_DEVHASH, index);
+		record(dev, SPY_DEVHASH, index);
 	else if (map_type == BPF_MAP_TYPE_CPUMAP)
-		record(SPY_CPUMAP, index);
+		record(dev, SPY_CPUMAP, index);
 	else
-		record(SPY_OTHER_MAP, index);
+		record(dev, SPY_OTHER_MAP, index);
 	return 0;
 }
 
 SEC("tp_btf/xdp_redirect")
-int BPF_PROG(spy_xdp, const void *dev, const void *xdp, const void *tgt,
-	     int err, int map_type, __u32 map_id, __u32 index)
+int BPF_PROG(spy_xdp, const struct net_device *dev, const void *xdp,
+	     const void *tgt, int err, int map_type, __u32 map_id, __u32 index)
 {
-	return xdp_target(map_type, map_id, index);
+	return xdp_target(dev, map_type, map_id, index);
 }
 
 SEC("tp_btf/xdp_redirect_err")
-int BPF_PROG(spy_xdp_err, const void *dev, const void *xdp, const void *tgt,
-	     int err, int map_type, __u32 map_id, __u32 index)
+int BPF_PROG(spy_xdp_err, const struct net_device *dev, const void *xdp,
+	     const void *tgt, int err, int map_type, __u32 map_id, __u32 index)
 {
-	return xdp_target(map_type, map_id, index);
+	return xdp_target(dev, map_type, map_id, index);
 }
 
 SEC("tp_btf/net_dev_queue")
 int BPF_PROG(spy_queue, struct sk_buff *skb)
 {
 	if (skb->mark == SPY_MARK)
-		record(SPY_CLONE, skb->dev->ifindex);
+		record(skb->dev, SPY_CLONE, skb->dev->ifindex);
 	return 0;
 }
 

@@ -52,6 +52,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/socket.h>
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
 #include <linux/pkt_cls.h>
@@ -405,13 +406,34 @@ static void hexdump(const struct fz *f)
 		printf("#     ... (%u bytes)\n", f->len);
 }
 
-/* The spy: kprobes on the redirect helpers, for this process only */
+#ifndef SO_NETNS_COOKIE
+#define SO_NETNS_COOKIE	71
+#endif
+
+/* The cookie of the namespace the test runs in */
+static int netns_cookie(__u64 *cookie)
+{
+	socklen_t len = sizeof(*cookie);
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (getsockopt(fd, SOL_SOCKET, SO_NETNS_COOKIE, cookie, &len))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static int rodata_set(struct bpf_object *obj, const char *var,
+		      const void *value, __u32 size);
+
+/* The spy: tracepoints that see where frames went, for this process only */
 static int spy_load(struct env *e)
 {
 	char path[PATH_MAX + 32];
 	struct bpf_program *prog;
-	struct bpf_map *rodata = NULL, *m;
 	__u32 tgid = getpid();
+	__u64 cookie;
 	int err;
 
 	e->spy_fd = -1;
@@ -421,21 +443,24 @@ static int spy_load(struct env *e)
 		e->spy_why = "build/tests/bpf/fuzz_spy.o missing (make check builds it)";
 		return -ENOENT;
 	}
-	bpf_object__for_each_map(m, e->spy_obj)
-		if (bpf_map__is_internal(m) && strstr(bpf_map__name(m), ".rodata"))
-			rodata = m;
-	if (!rodata || bpf_map__set_initial_value(rodata, &tgid, sizeof(tgid))) {
-		e->spy_why = "fuzz_spy.o has no spy_tgid";
+	err = netns_cookie(&cookie);
+	if (err) {
+		e->spy_why = "no SO_NETNS_COOKIE (Linux 5.14)";
+		return err;
+	}
+	if (rodata_set(e->spy_obj, "spy_tgid", &tgid, sizeof(tgid)) ||
+	    rodata_set(e->spy_obj, "spy_netns", &cookie, sizeof(cookie))) {
+		e->spy_why = "fuzz_spy.o has no spy_tgid or spy_netns";
 		return -EINVAL;
 	}
 	err = bpf_object__load(e->spy_obj);
 	if (err) {
-		e->spy_why = "kernel refuses the kprobe programs on the redirect helpers";
+		e->spy_why = "kernel refuses the tp_btf programs of fuzz_spy.o";
 		return err;
 	}
 	bpf_object__for_each_program(prog, e->spy_obj) {
 		if (!bpf_program__attach(prog)) {
-			e->spy_why = "cannot attach kprobes to the redirect helpers";
+			e->spy_why = "cannot attach the tracepoints of fuzz_spy.o";
 			return -errno;
 		}
 	}
@@ -922,14 +947,15 @@ static void fuzz_section(struct env *e, struct target *t,
 	section_report(&x, name);
 }
 
-/* Sets the __u32 const volatile @var of @obj's .rodata to @value. */
-static int rodata_set(struct bpf_object *obj, const char *var, __u32 value)
+/* Sets the const volatile @var (@size bytes) of @obj's .rodata. */
+static int rodata_set(struct bpf_object *obj, const char *var,
+		      const void *value, __u32 size)
 {
 	const struct btf *btf = bpf_object__btf(obj);
 	const struct btf_var_secinfo *vs;
 	const struct btf_type *sec;
 	struct bpf_map *m, *rodata = NULL;
-	size_t size;
+	size_t len;
 	const void *init;
 	void *copy;
 	int id, i, err = -ENOENT;
@@ -941,21 +967,21 @@ static int rodata_set(struct bpf_object *obj, const char *var, __u32 value)
 	if (!rodata || id <= 0)
 		return -ENOENT;
 	sec = btf__type_by_id(btf, id);
-	init = bpf_map__initial_value(rodata, &size);
-	copy = malloc(size);
+	init = bpf_map__initial_value(rodata, &len);
+	copy = malloc(len);
 	if (!init || !copy) {
 		free(copy);
 		return -ENOMEM;
 	}
-	memcpy(copy, init, size);
+	memcpy(copy, init, len);
 	vs = btf_var_secinfos(sec);
 	for (i = 0; i < btf_vlen(sec); i++, vs++) {
 		const struct btf_type *v = btf__type_by_id(btf, vs->type);
 
 		if (!strcmp(btf__name_by_offset(btf, v->name_off), var) &&
-		    vs->size == sizeof(value) && vs->offset + 4 <= size) {
-			memcpy((char *)copy + vs->offset, &value, sizeof(value));
-			err = bpf_map__set_initial_value(rodata, copy, size);
+		    vs->size == size && vs->offset + size <= len) {
+			memcpy((char *)copy + vs->offset, value, size);
+			err = bpf_map__set_initial_value(rodata, copy, len);
 			break;
 		}
 	}
@@ -1011,7 +1037,8 @@ static int target_open(struct env *e, struct target *t, const char *file)
 		    bpf_map__set_max_entries(m, e->ncpus))
 			return -EINVAL;
 	if (t->pol->rodata_out) {
-		err = rodata_set(t->obj, t->pol->rodata_out, e->out);
+		err = rodata_set(t->obj, t->pol->rodata_out, &e->out,
+				 sizeof(e->out));
 		if (err)
 			return err;
 	}
