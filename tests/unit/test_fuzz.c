@@ -42,11 +42,9 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1162,6 +1160,11 @@ static int env_init(struct env *e, int argc, char **argv)
 			&e->in, &e->out);
 	if (err)
 		return err;
+	if (!unit_own_netns(e->in, e->out)) {
+		fprintf(stderr, "%s: clones are really sent: run it in a namespace with only lo, %s and %s (tests/unit/fuzz.t)\n",
+			argv[0], argv[2], argv[3]);
+		return 2;
+	}
 	/* build/tests/test_fuzz -> build/bpf */
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n <= 0)
