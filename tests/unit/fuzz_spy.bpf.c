@@ -33,16 +33,16 @@ enum {
 	SPY_DEVMAP,		/* devmap: the slot */
 	SPY_DEVHASH,		/* devmap hash (broadcast): the key */
 	SPY_CPUMAP,		/* cpumap: the CPU */
-	SPY_OTHER_MAP,		/* any other map (xskmap): never allowed */
+	SPY_OTHER_MAP,		/* another map (xskmap): never allowed */
 	SPY_CLONE,		/* a tc clone leaving a device: its ifindex */
 	SPY_KINDS,
 };
 
 #define SPY_NONE	0xffffffffffffffffULL	/* nothing allowed */
-#define SPY_MARK	0xf022		/* skb->mark of the test's frames */
+#define SPY_MARK	0xf022	/* skb->mark of the test's frames */
 
 struct spy {
-	__u64 allowed[SPY_KINDS];	/* the one value allowed, or SPY_NONE */
+	__u64 allowed[SPY_KINDS];	/* the value allowed, or SPY_NONE */
 	__u64 calls[SPY_KINDS];
 	__u64 bad[SPY_KINDS];		/* calls with another value */
 	__u64 last_bad[SPY_KINDS];	/* the last such value */
@@ -104,7 +104,7 @@ static __always_inline int xdp_target(const struct net_device *dev,
 				      int map_type, __u32 map_id, __u32 index)
 {
 	if (map_type == BPF_MAP_TYPE_UNSPEC && map_id == INT_MAX)
-		record(dev, SPY_REDIRECT, index);	/* index: the ifindex */
+		record(dev, SPY_REDIRECT, index); /* index: the ifindex */
 	else if (map_type == BPF_MAP_TYPE_DEVMAP)
 		record(dev, SPY_DEVMAP, index);
 	else if (map_type == BPF_MAP_TYPE_DEVMAP_HASH)

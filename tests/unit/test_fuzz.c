@@ -8,8 +8,10 @@
  * with bytes flipped, with VLAN stacks up to six tags deep, IPv4 with
  * every header length (options, and ihl below 5), IPv6 with chains of
  * extension headers, and random bytes of random length.  Between
- * batches the port table changes state (IN -> OUT, IN without target,
- * no entry, a frame from OUT, which has none).
+ * batches the port table changes state: IN -> OUT, IN without target,
+ * IN without entry, OUT -> lo, OUT without entry, the frame arriving on
+ * IN or OUT; the other port's entry is a decoy whose target and slot
+ * the frame must not touch.
  *
  * For every section it checks that every run succeeds (frames shorter
  * than an Ethernet header must be refused by the kernel), that every
@@ -62,7 +64,8 @@
 #include "lib/util.h"
 #include "../../bpf/bpfwd.h"
 
-#define SLOT		9	/* the slot of the test's port */
+#define SLOT		9	/* the slot of IN's entry */
+#define SLOT_OUT	10	/* the slot of OUT's entry (to lo) */
 #define BATCH		64	/* frames per table state */
 #define FUZZ_LEN	ETH_FRAME_LEN	/* longest frame: 1514 */
 #define MAX_DIAG	3	/* failures shown per check and section */
@@ -79,7 +82,7 @@ static const char *const spy_names[SPY_KINDS] = {
 };
 
 #define SPY_NONE	0xffffffffffffffffULL
-#define SPY_MARK	0xf022	/* skb->mark: a clone of the test's frame */
+#define SPY_MARK	0xf022	/* skb->mark of the test's frames */
 
 struct spy {
 	__u64 allowed[SPY_KINDS];
@@ -95,9 +98,9 @@ struct spy {
 struct policy {
 	const char *obj;
 	bool table;		/* follows bpfwd_ports (else fixed target) */
-	bool counts;		/* its counters follow redirect.o's contract */
+	bool counts;		/* counters as redirect.o counts */
 	bool aborted_ok;	/* may return XDP_ABORTED */
-	const char *rodata_out;	/* a const volatile set to OUT's ifindex */
+	const char *rodata_out;	/* const volatile set to OUT's ifindex */
 };
 
 static const struct policy policies[] = {
@@ -110,24 +113,52 @@ static const struct policy policies[] = {
 
 static const struct policy default_policy = { NULL, true, false, false, NULL };
 
-/* Table states, one per batch */
-enum state {
-	S_FWD,		/* IN -> OUT, the frame arrives on IN */
-	S_NO_TARGET,	/* IN -> 0 */
-	S_NO_ENTRY,	/* IN has no entry */
-	S_FROM_OUT,	/* IN -> OUT, the frame arrives on OUT (no entry) */
-	NR_STATES,
+/* Table states, one per batch: who has an entry, where the frame
+ * arrives.  IN's entry goes to OUT (or 0), OUT's to lo: the other port's
+ * entry is a decoy whose target and slot the frame must not touch.
+ */
+struct state {
+	const char *name;
+	bool in_entry;		/* IN has an entry, slot SLOT */
+	bool in_target;		/* ... with target OUT (else 0) */
+	bool out_entry;		/* OUT has one to lo, slot SLOT_OUT */
+	bool from_out;		/* the frame arrives on OUT, else on IN */
 };
 
-static const char *const state_names[NR_STATES] = {
-	"IN to OUT", "IN without target", "IN without entry",
-	"from OUT (no entry)",
+static const struct state states[] = {
+	{ "on IN, IN to OUT", true, true, true, false },
+	{ "on IN, IN without target", true, false, true, false },
+	{ "on IN, IN without entry", false, false, true, false },
+	{ "on OUT, OUT without entry", true, true, false, true },
+	{ "on OUT, OUT to lo", true, true, true, true },
 };
+
+#define NR_STATES	ARRAY_SIZE(states)
+
+/* The arrival port's entry: whether there is one, its target, its slot;
+ * and the other port's slot (0: no other entry)
+ */
+static bool st_entry(const struct state *st)
+{
+	return st->from_out ? st->out_entry : st->in_entry;
+}
+
+static __u32 st_slot(const struct state *st)
+{
+	return st->from_out ? SLOT_OUT : SLOT;
+}
+
+static __u32 st_other_slot(const struct state *st)
+{
+	if (st->from_out)
+		return st->in_entry ? SLOT : 0;
+	return st->out_entry ? SLOT_OUT : 0;
+}
 
 struct env {
 	const char *pin_dir;
 	char obj_dir[PATH_MAX];
-	__u32 in, out;
+	__u32 in, out, lo;
 	int ncpus;
 	__u64 seed;
 	unsigned long frames;
@@ -152,7 +183,7 @@ struct result {
 	unsigned long spy_bad, spy_unexplained, count_bad;
 	unsigned long live_runs, live_errors;
 	__u64 seen[SPY_KINDS];		/* targets the spy saw, by kind */
-	unsigned long verdicts[16];	/* by verdict + 1 (tc UNSPEC is -1) */
+	unsigned long verdicts[16];	/* by verdict + 1 (UNSPEC: -1) */
 	int diag[4];
 };
 
@@ -263,7 +294,7 @@ static void ipv4_odd_ihl(struct fz *f)
 		__u32 i;
 
 		for (i = 20; i < ihl * 4; i++)
-			ip[i] = rnd_below(4) ? rnd() : 1;	/* NOPs, junk */
+			ip[i] = rnd_below(4) ? rnd() : 1; /* junk, NOPs */
 	}
 	if (rnd_below(2))
 		put16(ip + 2, f->len - l3);	/* tot_len that fits */
@@ -562,24 +593,41 @@ struct run {
 	struct result *r;
 };
 
+static __u32 st_target(const struct env *e, const struct state *st)
+{
+	if (!st_entry(st))
+		return 0;
+	return st->from_out ? e->lo : st->in_target ? e->out : 0;
+}
+
+static int port_put(int fd, __u32 key, bool entry, const struct bpfwd_port *p)
+{
+	if (!entry)
+		return bpf_map_delete_elem(fd, &key) && errno != ENOENT ?
+		       -errno : 0;
+	return bpf_map_update_elem(fd, &key, p, 0) ? -errno : 0;
+}
+
 /* Writes the table for @st; returns the ingress ifindex and what the
  * spy may see.
  */
-static int table_set(struct run *x, enum state st, __u32 *ingress,
+static int table_set(struct run *x, const struct state *st, __u32 *ingress,
 		     __u64 *allowed)
 {
 	struct env *e = x->e;
 	struct target *t = x->t;
 	struct bpfwd_port p = {
-		.target = st == S_NO_TARGET ? 0 : e->out,
+		.target = st->in_target ? e->out : 0,
 		.mode = x->mode,
 		.hook = x->type == BPF_PROG_TYPE_XDP ? BPFWD_HOOK_XDP :
 						       BPFWD_HOOK_NONE,
 		.slot = SLOT,
 	};
-	int i;
+	struct bpfwd_port q = p;
+	__u32 target = st_target(e, st);
+	int i, err;
 
-	*ingress = st == S_FROM_OUT ? e->out : e->in;
+	*ingress = st->from_out ? e->out : e->in;
 	for (i = 0; i < SPY_KINDS; i++)
 		allowed[i] = SPY_NONE;
 	if (!t->pol->table) {
@@ -587,31 +635,29 @@ static int table_set(struct run *x, enum state st, __u32 *ingress,
 		allowed[SPY_REDIRECT] = allowed[SPY_CLONE] = e->out;
 		return 0;
 	}
-	if (st == S_FWD)
-		allowed[SPY_REDIRECT] = allowed[SPY_CLONE] = e->out;
-	if (st == S_FWD || st == S_NO_TARGET) {
-		allowed[SPY_DEVMAP] = SLOT;
+	if (target)
+		allowed[SPY_REDIRECT] = allowed[SPY_CLONE] = target;
+	if (st_entry(st)) {
+		allowed[SPY_DEVMAP] = st_slot(st);
 		allowed[SPY_DEVHASH] = 0;	/* a broadcast */
 		allowed[SPY_CPUMAP] = e->ncpus - 1;
 	}
 	if (t->ports_fd < 0)
 		return 0;
-	if (bpf_map_delete_elem(t->ports_fd, &e->out) && errno != ENOENT)
-		return -errno;
-	if (st == S_NO_ENTRY)
-		return bpf_map_delete_elem(t->ports_fd, &e->in) &&
-		       errno != ENOENT ? -errno : 0;
-	return bpf_map_update_elem(t->ports_fd, &e->in, &p, 0) ? -errno : 0;
+	q.target = e->lo;
+	q.slot = SLOT_OUT;
+	err = port_put(t->ports_fd, e->in, st->in_entry, &p);
+	return err ?: port_put(t->ports_fd, e->out, st->out_entry, &q);
 }
 
 /* Whether the table lets a frame in @st be redirected at all (the
  * programs of redirect.o and xdp.o): a target, or for a map mode an entry
  */
-static bool may_redirect(const struct run *x, enum state st)
+static bool may_redirect(const struct run *x, const struct state *st)
 {
 	if (!x->t->pol->counts)
 		return true;
-	return st == S_FWD || (st == S_NO_TARGET && map_mode(x->mode));
+	return st_target(x->e, st) || (st_entry(st) && map_mode(x->mode));
 }
 
 static bool verdict_valid(const struct run *x, int v)
@@ -658,7 +704,8 @@ static bool first(struct result *r, int check)
  * whether the program ran.
  */
 static bool run_one(struct run *x, const struct fz *f, __u32 ingress,
-		    unsigned long idx, enum state st, unsigned long *redirects)
+		    unsigned long idx, const struct state *st,
+		    unsigned long *redirects)
 {
 	static __u8 out[2 * FUZZ_LEN];
 	struct __sk_buff skb = { .ifindex = ingress, .mark = SPY_MARK };
@@ -692,7 +739,7 @@ static bool run_one(struct run *x, const struct fz *f, __u32 ingress,
 		if (first(r, 0)) {
 			printf("# %s/%s: frame %lu (%u bytes, %s): BPF_PROG_TEST_RUN: %s (%d)%s\n",
 			       x->t->name, x->sec, idx, f->len,
-			       state_names[st], strerror(-err), err,
+			       st->name, strerror(-err), err,
 			       f->len < ETH_HLEN ?
 			       ", expected the kernel to refuse a frame shorter than a header" : "");
 			hexdump(f);
@@ -707,7 +754,7 @@ static bool run_one(struct run *x, const struct fz *f, __u32 ingress,
 		if (first(r, 1)) {
 			printf("# %s/%s: frame %lu (%u bytes, %s): verdict %d (%s) is not one it may return\n",
 			       x->t->name, x->sec, idx, f->len,
-			       state_names[st], v, verdict_name(x->type, v));
+			       st->name, v, verdict_name(x->type, v));
 			hexdump(f);
 		}
 	}
@@ -719,7 +766,7 @@ static bool run_one(struct run *x, const struct fz *f, __u32 ingress,
 		if (first(r, 2)) {
 			printf("# %s/%s: frame %lu (%u bytes, %s): redirected, but the table names no target\n",
 			       x->t->name, x->sec, idx, f->len,
-			       state_names[st]);
+			       st->name);
 			hexdump(f);
 		}
 	}
@@ -750,8 +797,9 @@ static void run_live(struct run *x, const struct fz *f, __u32 ingress)
 /* After a batch: every target the spy saw is the table's, and for
  * objects with redirect.o's counters, the counters agree.
  */
-static void spy_check(struct run *x, enum state st, unsigned long redirects,
-		      unsigned long first_idx, const struct spy *s)
+static void spy_check(struct run *x, const struct state *st,
+		      unsigned long redirects, unsigned long first_idx,
+		      const struct spy *s)
 {
 	struct result *r = x->r;
 	__u64 xdp_calls = 0;
@@ -764,13 +812,17 @@ static void spy_check(struct run *x, enum state st, unsigned long redirects,
 		if (!s->bad[k])
 			continue;
 		r->spy_bad += s->bad[k];
-		if (first(r, 2))
-			printf("# %s/%s: frames %lu-%lu (%s): %llu to %s %llu, the table allows %s\n",
-			       x->t->name, x->sec, first_idx,
-			       first_idx + BATCH - 1, state_names[st],
-			       (unsigned long long)s->bad[k], spy_names[k],
-			       (unsigned long long)s->last_bad[k],
-			       s->allowed[k] == SPY_NONE ? "none" : "another");
+		if (!first(r, 2))
+			continue;
+		printf("# %s/%s: frames %lu-%lu (%s): %llu to %s %llu, ",
+		       x->t->name, x->sec, first_idx, first_idx + BATCH - 1,
+		       st->name, (unsigned long long)s->bad[k], spy_names[k],
+		       (unsigned long long)s->last_bad[k]);
+		if (s->allowed[k] == SPY_NONE)
+			printf("the table allows none\n");
+		else
+			printf("the table allows %llu only\n",
+			       (unsigned long long)s->allowed[k]);
 	}
 	/* live frames: one redirect for each redirect verdict */
 	if (x->type == BPF_PROG_TYPE_XDP && xdp_calls != redirects) {
@@ -778,52 +830,63 @@ static void spy_check(struct run *x, enum state st, unsigned long redirects,
 		if (first(r, 2))
 			printf("# %s/%s: frames %lu-%lu (%s): %lu redirect verdicts, %llu redirects with live frames\n",
 			       x->t->name, x->sec, first_idx,
-			       first_idx + BATCH - 1, state_names[st],
+			       first_idx + BATCH - 1, st->name,
 			       redirects, (unsigned long long)xdp_calls);
 	}
 }
 
-static void count_check(struct run *x, enum state st, unsigned long ok_runs,
-			unsigned long redirects, const struct bpfwd_stats *b_slot,
-			const struct bpfwd_stats *b_un, unsigned long first_idx)
-{
-	struct env *e = x->e;
-	struct result *r = x->r;
-	struct bpfwd_stats a_slot, a_un;
-	__u64 moved, passed;
+struct counts {
+	struct bpfwd_stats own, other, unmatched;
+};
 
-	if (stats_sum(e, x->t->stats_fd, SLOT, &a_slot) ||
-	    stats_sum(e, x->t->stats_fd, BPFWD_SLOT_UNMATCHED, &a_un)) {
+static int counts_read(struct run *x, const struct state *st,
+		       struct counts *c)
+{
+	int fd = x->t->stats_fd, err;
+
+	memset(c, 0, sizeof(*c));
+	err = stats_sum(x->e, fd, st_slot(st), &c->own);
+	if (!err && st_other_slot(st))
+		err = stats_sum(x->e, fd, st_other_slot(st), &c->other);
+	return err ?: stats_sum(x->e, fd, BPFWD_SLOT_UNMATCHED, &c->unmatched);
+}
+
+/* The arrival port's slot counts as forwarded each frame redirected (a
+ * clone, without redirect verdict, at most once a frame); without entry
+ * slot 0 counts each frame; the other port's slot never moves.
+ */
+static void count_check(struct run *x, const struct state *st,
+			unsigned long ok_runs, unsigned long redirects,
+			const struct counts *b, unsigned long first_idx)
+{
+	struct result *r = x->r;
+	struct counts a;
+	__u64 own, other, passed;
+	bool bad;
+
+	if (counts_read(x, st, &a)) {
 		r->count_bad++;
 		return;
 	}
-	moved = stats_all(&a_slot) - stats_all(b_slot);
-	passed = a_un.packets - b_un->packets;
-	if (st == S_NO_ENTRY || st == S_FROM_OUT) {
-		/* no entry: the port's slot stays, slot 0 counts each */
-		if (moved || passed != ok_runs) {
-			r->count_bad++;
-			if (first(r, 3))
-				printf("# %s/%s: frames %lu-%lu (%s): slot %d moved by %llu, slot 0 passed %llu of %lu frames\n",
-				       x->t->name, x->sec, first_idx,
-				       first_idx + BATCH - 1, state_names[st],
-				       SLOT, (unsigned long long)moved,
-				       (unsigned long long)passed, ok_runs);
-		}
+	other = stats_all(&a.other) - stats_all(&b->other);
+	passed = a.unmatched.packets - b->unmatched.packets;
+	if (!st_entry(st)) {
+		own = stats_all(&a.own) - stats_all(&b->own);
+		bad = own || other || passed != ok_runs;
+	} else {
+		own = a.own.packets - b->own.packets;
+		bad = other || own < redirects ||
+		      own > (redirects ? redirects : ok_runs);
+	}
+	if (!bad)
 		return;
-	}
-	/* forwarded: each redirect; a clone (no redirect verdict) at most
-	 * once a frame
-	 */
-	moved = a_slot.packets - b_slot->packets;
-	if (moved < redirects || moved > (redirects ? redirects : ok_runs)) {
-		r->count_bad++;
-		if (first(r, 3))
-			printf("# %s/%s: frames %lu-%lu (%s): slot %d counted %llu forwarded, %lu redirect verdicts, %lu frames\n",
-			       x->t->name, x->sec, first_idx,
-			       first_idx + BATCH - 1, state_names[st], SLOT,
-			       (unsigned long long)moved, redirects, ok_runs);
-	}
+	r->count_bad++;
+	if (first(r, 3))
+		printf("# %s/%s: frames %lu-%lu (%s): %lu frames, %lu redirect verdicts; slot %u moved %llu, the other port's slot %llu (its counters summed), slot 0 passed %llu\n",
+		       x->t->name, x->sec, first_idx, first_idx + BATCH - 1,
+		       st->name, ok_runs, redirects, st_slot(st),
+		       (unsigned long long)own, (unsigned long long)other,
+		       (unsigned long long)passed);
 }
 
 static void section_report(struct run *x, const char *name)
@@ -865,8 +928,8 @@ static void section_report(struct run *x, const char *name)
 		    name, hist);
 	if (x->t->pol->counts && x->t->stats_fd >= 0)
 		tap(!r->count_bad,
-		    "%s: slot %d counts what was redirected, slot 0 what had no entry",
-		    name, SLOT);
+		    "%s: the port's slot counts what was redirected, slot 0 what had no entry, the other port's nothing",
+		    name);
 	if (r->errors || r->bad_verdicts || r->spy_bad || r->spy_unexplained ||
 	    r->live_errors || r->count_bad)
 		printf("# replay: FUZZ_SEED=%llu FUZZ_FRAMES=%lu FUZZ_ONLY=%s\n",
@@ -874,14 +937,14 @@ static void section_report(struct run *x, const char *name)
 }
 
 /* One batch of frames in one table state */
-static int batch(struct run *x, enum state st, unsigned long *i,
+static int batch(struct run *x, const struct state *st, unsigned long *i,
 		 unsigned long *sweep)
 {
 	static struct fz frames[BATCH];
 	struct env *e = x->e;
 	bool counts = x->t->pol->counts && x->t->stats_fd >= 0;
 	bool live = x->type == BPF_PROG_TYPE_XDP && e->spy_fd >= 0;
-	struct bpfwd_stats b_slot = {}, b_un = {};
+	struct counts before;
 	unsigned long start = *i, redirects = 0, ok = 0, j, n;
 	bool ran[BATCH];
 	__u64 allowed[SPY_KINDS];
@@ -891,8 +954,7 @@ static int batch(struct run *x, enum state st, unsigned long *i,
 
 	err = table_set(x, st, &ingress, allowed);
 	if (!err && counts)
-		err = stats_sum(e, x->t->stats_fd, SLOT, &b_slot) ?:
-		      stats_sum(e, x->t->stats_fd, BPFWD_SLOT_UNMATCHED, &b_un);
+		err = counts_read(x, st, &before);
 	err = err ?: spy_reset(e, allowed, x->type == BPF_PROG_TYPE_XDP);
 	if (err)
 		return err;
@@ -902,7 +964,7 @@ static int batch(struct run *x, enum state st, unsigned long *i,
 		ok += ran[n];
 	}
 	if (counts)
-		count_check(x, st, ok, redirects, &b_slot, &b_un, start);
+		count_check(x, st, ok, redirects, &before, start);
 	for (j = 0; live && j < n; j++)
 		if (ran[j])
 			run_live(x, &frames[j], ingress);
@@ -935,7 +997,7 @@ static void fuzz_section(struct env *e, struct target *t,
 	rng_state = (e->seed ^ fnv1a(name)) | 1;
 
 	while (i < e->frames) {
-		err = batch(&x, rnd_below(NR_STATES), &i, &sweep);
+		err = batch(&x, &states[rnd_below(NR_STATES)], &i, &sweep);
 		if (err) {
 			tap(ASSERT_OK(name, "table, counters and spy", err),
 			    "%s: set-up", name);
@@ -1099,10 +1161,11 @@ static void fuzz_object(struct env *e, const char *file)
 		goto out;
 	}
 	bpf_object__for_each_program(prog, t.obj) {
-		enum bpf_attach_type at = bpf_program__expected_attach_type(prog);
+		enum bpf_attach_type at;
 
 		if (!bpf_program__autoload(prog))
 			continue;
+		at = bpf_program__expected_attach_type(prog);
 		snprintf(name, sizeof(name), "%s/%s", file,
 			 bpf_program__name(prog));
 		if (e->only && !strstr(name, e->only))
@@ -1178,6 +1241,7 @@ static int env_init(struct env *e, int argc, char **argv)
 		  (__u64)time(NULL) * 1000003 ^ getpid();
 	e->only = getenv("FUZZ_ONLY");
 	e->ncpus = libbpf_num_possible_cpus();
+	e->lo = if_nametoindex("lo");
 	if (!e->frames || e->ncpus <= 0) {
 		fprintf(stderr, "%s: FUZZ_FRAMES must be a number > 0\n",
 			argv[0]);
