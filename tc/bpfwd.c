@@ -18,6 +18,7 @@
 #include "lib/json.h"
 #include "lib/loader.h"
 #include "lib/util.h"
+#include "route.h"
 
 #ifndef BPFWD_VERSION
 #define BPFWD_VERSION "0.1"
@@ -33,13 +34,14 @@ static int do_help(int argc, char **argv)
 	(void)argv;
 	printf("Usage: bpfwd [OPTIONS] OBJECT { COMMAND | help }\n"
 	       "       bpfwd [OPTIONS] -b FILE\n"
-	       "where  OBJECT := { port | stats | probe | gen | bench | monitor }\n"
+	       "where  OBJECT := { port | route | stats | probe | gen | bench | monitor }\n"
 	       "       " HELP_OPTIONS);
 	return BPFWD_EXIT_OK;
 }
 
 static const struct cmd objects[] = {
 	{ "port", do_port },
+	{ "route", do_route },
 	{ "stats", do_stats },
 	{ "probe", do_probe },
 	{ "gen", do_gen },
