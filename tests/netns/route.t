@@ -90,6 +90,26 @@ done
 grep -q "ttl 1 p17 40006>9" "$k2"
 check "kernel: the TTL 2 datagram reaches h2 with TTL 1" test $? = 0
 
+# ECMP: one datagram from each of 64 source ports, per family; the
+# kernel's choice of h2 or h3 per flow is the reference
+run_flows() {
+	sleep 0.2
+	cap_start "$h2" "$D/$1.e2" && cap_start "$h3" "$D/$1.e3" ||
+		{ not_ok "$1: captures start"; return 1; }
+	frames "$h1" flows e0 "$R0MAC" 10.8.0.8 64
+	frames "$h1" flows e0 "$R0MAC" fd08::8 64
+	cap_stop
+	sort -o "$D/$1.e2" "$D/$1.e2"
+	sort -o "$D/$1.e3" "$D/$1.e3"
+}
+run_flows kernel
+ge "$(grep -c '>10.8.0.8 ' "$D/kernel.e2")" 8 "kernel: ECMP sends IPv4 flows to h2"
+ge "$(grep -c '>10.8.0.8 ' "$D/kernel.e3")" 8 "kernel: ECMP sends IPv4 flows to h3"
+ge "$(grep -c '>fd08::8 ' "$D/kernel.e2")" 8 "kernel: ECMP sends IPv6 flows to h2"
+ge "$(grep -c '>fd08::8 ' "$D/kernel.e3")" 8 "kernel: ECMP sends IPv6 flows to h3"
+is "$(cat "$D/kernel.e2" "$D/kernel.e3" | grep -c ' 20[0-9]*>9 ')" 128 \
+	"kernel: every flow arrives once"
+
 # --- the fast path, per hook ---
 REASONS="ttl frag_needed unreachable prohibit blackhole not_fwded options bad_header fragment not_host martian"
 
@@ -119,10 +139,182 @@ diff_hook() {
 		"$hook: the kernel forwarded exactly what the fast path did not"
 }
 
+# stream_start DST SECONDS: UDP from h1 to DST, 2000 a second, in the
+# background (sport 30000)
+stream_start() {
+	(exec nsenter --net="/run/netns/$h1" python3 "$RF" stream e0 "$R0MAC" "$1" "$2") &
+	STREAM=$!
+	on_exit "kill $STREAM"
+	sleep 0.3
+}
+
+# stream_seen NS FILE: the stream's frames in a capture
+stream_seen() {
+	grep -c ' 30000>9 ' "$1"
+}
+
+changes() {
+	local hook=$1 nf0 mac
+
+	# a route replaced under traffic: from h2 to h3 at once
+	stream_start 10.9.0.9 1.5
+	ip -n "$r" route replace 10.9.0.0/24 via 10.3.0.3
+	sleep 0.05
+	cap_start "$h2" "$D/rr.h2" && cap_start "$h3" "$D/rr.h3"
+	sleep 0.3
+	cap_stop
+	is "$(stream_seen "$D/rr.h2")" 0 "$hook: route replaced: nothing more to h2"
+	ge "$(stream_seen "$D/rr.h3")" 100 "$hook: route replaced: the stream goes to h3"
+	wait "$STREAM"
+
+	# its nexthop deleted: no route, the kernel answers
+	ip -n "$r" nexthop add id 90 via 10.3.0.3 dev r2
+	ip -n "$r" route replace 10.9.0.0/24 nhid 90
+	nf0=$(route_stat "$r" r0 passed.not_fwded)
+	stream_start 10.9.0.9 1
+	ip -n "$r" nexthop del id 90
+	sleep 0.05
+	cap_start "$h3" "$D/nh.h3"
+	sleep 0.3
+	cap_stop
+	is "$(stream_seen "$D/nh.h3")" 0 "$hook: nexthop deleted: nothing more to h3"
+	ge "$(($(route_stat "$r" r0 passed.not_fwded) - nf0))" 100 \
+		"$hook: nexthop deleted: the stream goes to the kernel (no route)"
+	wait "$STREAM"
+	ip -n "$r" route replace 10.9.0.0/24 via 10.2.0.2
+
+	# the neighbour's MAC changed under traffic
+	mac=$(mac_of "$h2" e0)
+	stream_start 10.9.0.9 1
+	ip -n "$r" neigh replace 10.2.0.2 lladdr 02:00:00:00:00:22 dev r1 nud permanent
+	sleep 0.05
+	cap_start "$h2" "$D/nb.h2"
+	sleep 0.3
+	cap_stop
+	wait "$STREAM"
+	ip -n "$r" neigh replace 10.2.0.2 lladdr "$mac" dev r1 nud permanent
+	ge "$(grep -c ' 30000>9 .* 020000000022' "$D/nb.h2")" 100 \
+		"$hook: neighbour's new MAC: the stream carries it at once"
+	is "$(grep -c " 30000>9 .* ${mac//:/}" "$D/nb.h2")" 0 \
+		"$hook: neighbour's new MAC: none with the old one"
+}
+
+# an unresolved neighbour: the kernel (XDP) or bpf_redirect_neigh (tc)
+# resolves it, and every datagram arrives
+unresolved() {
+	local hook=$1 before key=passed.no_neigh n0
+
+	[ "$hook" = xdp ] || key=neigh
+	n0=$(route_stat "$r" r0 "$key")
+	ip -n "$r" neigh del 10.2.0.2 dev r1
+	before=$(udp_noports "$h2")
+	frames "$h1" flows e0 "$R0MAC" 10.2.0.2 20
+	sleep 0.3
+	is "$(($(udp_noports "$h2") - before))" 20 "$hook: unresolved neighbour: all 20 arrive"
+	ge "$(($(route_stat "$r" r0 "$key") - n0))" 1 \
+		"$hook: unresolved neighbour: counted under $key"
+	ip -n "$r" neigh replace 10.2.0.2 lladdr "$(mac_of "$h2" e0)" dev r1 nud permanent
+}
+
+# TCP through the router (iperf3): it works; throughput is the bench's
+tcp() {
+	local hook=$1 f0 out
+
+	command -v iperf3 >/dev/null || { skip "$hook: iperf3 missing"; return; }
+	(exec nsenter --net="/run/netns/$h3" iperf3 -s -1 -B 10.3.0.3 >/dev/null 2>&1) &
+	on_exit "kill $!"
+	sleep 0.5
+	f0=$(route_stat "$r" r0 forwarded)
+	out=$(in_ns "$h1" timeout 20 iperf3 -c 10.3.0.3 -t 2 -J)
+	ge "$(jq '.end.sum_received.bytes // 0' <<<"$out" 2>/dev/null)" 1000000 \
+		"$hook: iperf3 through the router moves data"
+	ge "$(($(route_stat "$r" r0 forwarded) - f0))" 1000 \
+		"$hook: iperf3's segments took the fast path"
+	wait
+}
+
 for hook in $HOOKS; do
 	diff_hook "$hook"
+	run_flows "$hook"
+	same "$D/kernel.e2" "$D/$hook.e2" "$hook: ECMP sends to h2 the flows the kernel sends there"
+	same "$D/kernel.e3" "$D/$hook.e3" "$hook: ECMP sends to h3 the flows the kernel sends there"
+	changes "$hook"
+	unresolved "$hook"
+	tcp "$hook"
 	bpfwd_ns "$r" route del dev r0 dev r1 dev r2
 	is "$?" 0 "$hook: route del"
 done
+
+# --- two routers in series: a - ra - rb - b, neighbours resolved by
+# ARP as they come ---
+series_topo() {
+	local n
+
+	setup_ns a ra rb b || return 1
+	ip -n "$ra" link add x0 type veth peer e0 netns "$a" &&
+		ip -n "$ra" link add x1 type veth peer y0 netns "$rb" &&
+		ip -n "$rb" link add y1 type veth peer e0 netns "$b" || return 1
+	for n in "$a:e0" "$ra:x0" "$ra:x1" "$rb:y0" "$rb:y1" "$b:e0"; do
+		ip -n "${n%:*}" link set "${n#*:}" up
+		in_ns "${n%:*}" ethtool -K "${n#*:}" tx off gro on >/dev/null
+	done
+	ip -n "$a" addr add 10.11.0.1/24 dev e0
+	ip -n "$ra" addr add 10.11.0.254/24 dev x0
+	ip -n "$ra" addr add 10.12.0.1/24 dev x1
+	ip -n "$rb" addr add 10.12.0.2/24 dev y0
+	ip -n "$rb" addr add 10.13.0.254/24 dev y1
+	ip -n "$b" addr add 10.13.0.2/24 dev e0
+	ip -n "$a" route add default via 10.11.0.254
+	ip -n "$b" route add default via 10.13.0.254
+	ip -n "$ra" route add 10.13.0.0/24 via 10.12.0.2
+	ip -n "$rb" route add 10.11.0.0/24 via 10.12.0.1
+	for n in "$ra" "$rb"; do
+		in_ns "$n" sysctl -qw net.ipv4.ip_forward=1
+		no_rate_limit "$n"
+	done
+}
+
+if series_topo; then
+	for hook in $HOOKS; do
+		bpfwd_ns "$ra" route add dev x0 dev x1 hook "$hook" &&
+			bpfwd_ns "$rb" route add dev y0 dev y1 hook "$hook"
+		is "$?" 0 "series, $hook: route add on both routers"
+		out=$(in_ns "$a" ping -c 5 -i 0.1 -W 1 10.13.0.2)
+		like "$out" "5 received" "series, $hook: a pings b through ra and rb"
+		like "$out" "ttl=62" "series, $hook: the replies lost one TTL at each router"
+		ge "$(route_stat "$ra" x0 forwarded)" 3 "series, $hook: ra forwarded the requests"
+		ge "$(route_stat "$rb" y1 forwarded)" 3 "series, $hook: rb forwarded the replies"
+		out=$(in_ns "$a" ping -c 1 -t 2 -W 1 10.13.0.2)
+		like "$out" "From 10.12.0.2 .*Time to live exceeded" \
+			"series, $hook: TTL 2 expires at rb, which says so"
+		bpfwd_ns "$ra" route del dev x0 dev x1
+		bpfwd_ns "$rb" route del dev y0 dev y1
+	done
+else
+	not_ok "series topology"
+fi
+
+# --- a VLAN sub-interface as egress (needs 8021q) ---
+if ip -n "$r" link add link r1 name r1.5 type vlan id 5 2>/dev/null; then
+	ip -n "$h2" link add link e0 name e0.5 type vlan id 5
+	ip -n "$r" addr add 10.5.0.254/24 dev r1.5
+	ip -n "$h2" addr add 10.5.0.2/24 dev e0.5
+	ip -n "$r" link set r1.5 up
+	ip -n "$h2" link set e0.5 up
+	for hook in $HOOKS; do
+		bpfwd_ns "$r" route add dev r0 dev r1 hook "$hook"
+		out=$(in_ns "$h1" ping -c 3 -i 0.1 -W 1 10.5.0.2)
+		like "$out" "3 received" "vlan, $hook: h1 reaches h2 through r1.5"
+		if [ "$hook" = xdp ]; then
+			ge "$(route_stat "$r" r0 passed.no_devmap)" 2 \
+				"vlan, xdp: r1.5 is not in the devmap: the kernel sends"
+		else
+			ge "$(route_stat "$r" r0 forwarded)" 2 "vlan, $hook: forwarded to r1.5"
+		fi
+		bpfwd_ns "$r" route del dev r0 dev r1
+	done
+else
+	skip "VLAN sub-interfaces as egress: this kernel has no 8021q (the VM lane's Debian kernels do)"
+fi
 
 done_testing
