@@ -192,6 +192,9 @@ enum bpfwd_route_reason {
 #define BPFWD_RT_F_RPF_LOOSE	(1U << 1)	/* rp_filter 2 */
 #define BPFWD_RT_F_OWN_CLSACT	(1U << 2)	/* bpfwd created the clsact */
 #define BPFWD_RT_F_XDP_GENERIC	(1U << 3)	/* XDP in skb mode */
+#define BPFWD_RT_F_NO_IP6	(1U << 4)	/* the kernel does not route IPv6
+						 * from here (all.forwarding 0,
+						 * disable_ipv6 1): pass it */
 
 /* Value of bpfwd_rt_cfg. */
 struct bpfwd_route_cfg {

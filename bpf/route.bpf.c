@@ -299,8 +299,8 @@ static __always_inline int fib_reason(long rc)
 
 /* rp_filter, as fib_validate_source() does it: the route back to the
  * source must exist (loose) and leave by the ingress device (strict);
- * a local source is a martian.  Only when the device's rp_filter is on
- * (it costs a second lookup).
+ * a local source is a martian.  IPv4 only, and only when the device's
+ * rp_filter is on (it costs a second lookup).
  */
 static __always_inline bool rpf_ok(void *ctx, struct rt_frame *f,
 				   const struct bpf_fib_lookup *fwd,
@@ -384,6 +384,8 @@ static __always_inline int route_frame(void *ctx, struct rt_frame *f,
 	if (f->xdp ? !mac_eq(eth->h_dest, cfg->mac) :
 		     f->pkt_type != PACKET_HOST)
 		return BPFWD_RT_NOT_HOST;
+	if (family == AF_INET6 && (cfg->flags & BPFWD_RT_F_NO_IP6))
+		return BPFWD_RT_FWD_DISABLED;
 	r = family == AF_INET ? ip4_parse(f, fib) : ip6_parse(f, fib);
 	if (r >= 0)
 		return r;
@@ -395,7 +397,8 @@ static __always_inline int route_frame(void *ctx, struct rt_frame *f,
 		return fib_reason(rc);
 	if (fib->ifindex == f->ifindex)
 		return BPFWD_RT_SAME_DEV;
-	if ((cfg->flags & (BPFWD_RT_F_RPF_STRICT | BPFWD_RT_F_RPF_LOOSE)) &&
+	if (family == AF_INET &&
+	    (cfg->flags & (BPFWD_RT_F_RPF_STRICT | BPFWD_RT_F_RPF_LOOSE)) &&
 	    !rpf_ok(ctx, f, fib, cfg->flags))
 		return BPFWD_RT_RPF;
 	if (f->xdp && !bpf_map_lookup_elem(&bpfwd_rt_dev, &fib->ifindex))

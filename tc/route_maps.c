@@ -275,10 +275,11 @@ void rt_gc(struct rt *r)
 	if (rmdir(r->dir))
 		return;		/* something else is left in it */
 	snprintf(path, sizeof(path), "%s", r->dir);
-	slash = strrchr(path, '/');
-	if (slash) {
+	/* the netns dir, then <root>/bpfwd, when nothing else uses them */
+	for (i = 0; i < 2 && (slash = strrchr(path, '/')); i++) {
 		*slash = '\0';
-		rmdir(path);	/* the netns dir, when nothing else uses it */
+		if (rmdir(path))
+			break;
 	}
 }
 
