@@ -200,7 +200,7 @@ static int nf_check(bool force)
 			what);
 		return 0;
 	}
-	p_err("netfilter in use here (%s): forwarded traffic on the fast path would bypass the FORWARD hooks, conntrack and NAT; remove them, or add force",
+	p_err("refused: netfilter in use here (%s): forwarded traffic on the fast path would bypass the FORWARD hooks, conntrack and NAT; remove them, or add force",
 	      what);
 	return -EBUSY;
 }
