@@ -155,6 +155,23 @@ is "$(route_stat "$r" r0 forwarded)" 0 "forwarding off: nothing forwarded"
 bpfwd_ns "$r" route del dev r0
 in_ns "$r" sysctl -qw net.ipv4.conf.r0.forwarding=1
 
+# the same commands through tc (the plugin), with tc's exit status
+if [ -r "$BUILD/e_bpfwd.so" ] && command -v tc >/dev/null; then
+	mark
+	TC_LIB_DIR=$BUILD in_ns "$r" tc exec bpfwd route add dev nosuch0 2>"$ERR"
+	is "$?" 1 "tc exec bpfwd route add dev nosuch0: exit 1"
+	like "$(cat "$ERR")" 'nosuch0: no such device' "tc exec: the same message"
+	unchanged "tc exec bpfwd route add dev nosuch0"
+	TC_LIB_DIR=$BUILD in_ns "$r" tc exec bpfwd route add dev r0 hook tc
+	is "$(TC_LIB_DIR=$BUILD in_ns "$r" tc -j exec bpfwd route show | jq -r '.[].dev')" r0 \
+		"tc exec bpfwd route add, then tc -j exec bpfwd route show"
+	TC_LIB_DIR=$BUILD in_ns "$r" tc exec bpfwd route del dev r0
+	is "$?" 0 "tc exec bpfwd route del"
+	unchanged "tc exec bpfwd route add and del"
+else
+	skip "build/e_bpfwd.so or tc missing: tc exec not checked"
+fi
+
 is "$(find /sys/fs/bpf/bpfwd -mindepth 1 2>/dev/null)" "" "no route pin left"
 
 done_testing

@@ -36,6 +36,23 @@ for hook in "" xdp; do
 	is "$(pins)" "$pins0" "$name: no pin left over"
 done
 
+# the documentation: the grammar bpfwd prints stands in README.md, and
+# the man page renders
+help=$("$BPFWD" route help)
+is "$?" 0 "bpfwd route help exits 0"
+missing=$(grep -vxF -f <(sed 's/^ *//' "$TOP/README.md") <(sed 's/^ *//' <<<"$help"))
+is "$missing" "" "README has every line of bpfwd route help"
+for obj in "bpfwd route" "bpfwd-route"; do
+	grep -q "$obj" "$TOP/man/bpfwd.8.rst"
+	check "bpfwd.8 names $obj" test $? = 0
+done
+if command -v rst2man >/dev/null; then
+	out=$(rst2man --halt=warning "$TOP/man/bpfwd-route.8.rst" 2>&1 >/dev/null)
+	is "$?:$out" "0:" "bpfwd-route.8 renders without a warning"
+else
+	skip "rst2man missing (python3-docutils)"
+fi
+
 # device mode, on devices of a namespace of this test
 topo || { not_ok topology; done_testing; }
 pins0=$(pins)
