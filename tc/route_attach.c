@@ -2,7 +2,9 @@
 /* Copyright (c) 2026 The bpfwd authors
  *
  * Hooks of `bpfwd route` (see route_attach.h): tc and tcx through
- * attach_port()/detach_port(), XDP through xdp_attach()/xdp_detach().
+ * attach_port()/detach_port(), XDP through xdp_attach()/xdp_detach(),
+ * with XDP checks of its own (xdp_check_in() limits the MTU to a page,
+ * which a multi-buffer program does not need).
  * The route program's XDP id is found by name (route_xdp), as
  * xdp_our_prog() finds the port programs.
  */
@@ -14,6 +16,7 @@
 #include <bpf/libbpf.h>
 
 #include "lib/attach.h"
+#include "lib/netdev.h"
 #include "lib/nl.h"
 #include "lib/util.h"
 #include "lib/xdp.h"
@@ -28,19 +31,61 @@ static void table_of(const struct route_att *a, struct table *t)
 	snprintf(t->dir, sizeof(t->dir), "%s", a->dir);
 }
 
-static bool prog_named(uint32_t id, const char *want)
+static int prog_name(uint32_t id, char *buf, size_t size)
 {
 	struct bpf_prog_info info = { 0 };
 	uint32_t len = sizeof(info);
-	int fd = bpf_prog_get_fd_by_id(id);
-	bool ok;
+	int fd = bpf_prog_get_fd_by_id(id), err;
 
 	if (fd < 0)
-		return false;
-	ok = !bpf_obj_get_info_by_fd(fd, &info, &len) &&
-	     !strcmp(info.name, want);
+		return -errno;
+	err = bpf_obj_get_info_by_fd(fd, &info, &len) ? -errno : 0;
 	close(fd);
-	return ok;
+	if (!err)
+		snprintf(buf, size, "%s", info.name);
+	return err;
+}
+
+static bool prog_named(uint32_t id, const char *want)
+{
+	char name[BPF_OBJ_NAME_LEN];
+
+	return !prog_name(id, name, sizeof(name)) && !strcmp(name, want);
+}
+
+/* XDP's checks: no program there, native XDP when asked for.  No MTU
+ * limit: route_xdp takes multi-buffer frames.
+ */
+static int xdp_hook_free(const struct route_att *a)
+{
+	LIBBPF_OPTS(bpf_xdp_query_opts, q);
+	char name[BPF_OBJ_NAME_LEN] = "?";
+	uint64_t feat;
+	uint32_t id;
+	int err;
+
+	err = bpf_xdp_query(a->ifindex, 0, &q);
+	if (err) {
+		p_err("%s: query XDP: %s", a->dev, strerror(-err));
+		return err;
+	}
+	id = q.drv_prog_id ?: q.skb_prog_id ?: q.hw_prog_id ?: q.prog_id;
+	if (id) {
+		const char *how = q.drv_prog_id ? "xdp" :
+				  q.skb_prog_id ? "xdpgeneric" : "xdpoffload";
+
+		prog_name(id, name, sizeof(name));
+		p_err("%s: already has an XDP program that is not bpfwd route's (%s, id %u, %s); remove it first (ip link set dev %s %s off) or use another device",
+		      a->dev, name, id, how, a->dev, how);
+		return -EBUSY;
+	}
+	if (!a->generic && !netdev_xdp_features(a->ifindex, &feat) &&
+	    !(feat & BPFWD_XDP_ACT_BASIC)) {
+		p_err("%s: the driver has no native XDP; use xdp-mode generic",
+		      a->dev);
+		return -EOPNOTSUPP;
+	}
+	return 0;
 }
 
 /* The id of route_xdp on the device in that mode, or 0. */
@@ -78,7 +123,7 @@ int route_hook_free(const struct route_att *a)
 		      a->dev, cnt, ids[0]);
 		return -EBUSY;
 	case BPFWD_HOOK_XDP:
-		return xdp_check_in(a->ifindex, a->dev, a->generic);
+		return xdp_hook_free(a);
 	}
 	return 0;
 }

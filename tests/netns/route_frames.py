@@ -6,9 +6,9 @@
 # leaves the test's namespaces):
 #
 #   route_frames.py suite IFACE DSTMAC FAM     the scripted frames
-#   route_frames.py flows IFACE DSTMAC DST N   one UDP datagram from
-#                                              each of N source ports
-#   route_frames.py stream IFACE DSTMAC DST SECONDS   UDP, 2000/s
+#   route_frames.py flows IFACE DSTMAC DST N [SRC]   one UDP datagram
+#                                              from each of N source ports
+#   route_frames.py stream IFACE DSTMAC DST SECONDS   UDP, 2000/s at most
 #   route_frames.py capture IFACE FILE         what arrives, normalised,
 #                                              one line a frame, until
 #                                              SIGTERM
@@ -201,19 +201,20 @@ def send(iface, frames, gap=0.005):
     s.close()
 
 
-def flows(iface, dst, daddr, n, sport0=20000):
+def flows(iface, dst, daddr, n, sport0=20000, saddr=None):
     src = if_mac(iface)
     six = ':' in daddr
+    saddr = saddr or ('fd01::1' if six else '10.1.0.1')
     fr = []
     for i in range(n):
         if six:
-            pl = udp6('fd01::1', daddr, sport0 + i, 9, data(32, i))
+            pl = udp6(saddr, daddr, sport0 + i, 9, data(32, i))
             fr.append(('', eth(dst, src, 0x86dd,
-                               ipv6('fd01::1', daddr, 17, pl))))
+                               ipv6(saddr, daddr, 17, pl))))
         else:
-            pl = udp4('10.1.0.1', daddr, sport0 + i, 9, data(32, i))
+            pl = udp4(saddr, daddr, sport0 + i, 9, data(32, i))
             fr.append(('', eth(dst, src, 0x0800,
-                               ipv4('10.1.0.1', daddr, 17, pl,
+                               ipv4(saddr, daddr, 17, pl,
                                     ident=0x5000 + i))))
     return fr
 
@@ -308,13 +309,15 @@ def capture(iface, path):
     stop = []
     signal.signal(signal.SIGTERM, lambda *a: stop.append(1))
     open(path + '.ready', 'w').close()
-    while not stop:
+    while True:
+        if stop:
+            s.setblocking(False)	# what is queued still counts
         try:
             fr, addr = s.recvfrom(65536)
-        except socket.timeout:
+        except (socket.timeout, InterruptedError):
             continue
-        except InterruptedError:
-            continue
+        except BlockingIOError:
+            break
         if addr[2] == PACKET_OUTGOING:
             continue
         line = normal(fr)
@@ -344,8 +347,9 @@ def main(argv):
             return
         send(iface, fr)
     elif cmd == 'flows':
-        send(argv[2], flows(argv[2], mac(argv[3]), argv[4], int(argv[5])),
-             0.001)
+        saddr = argv[6] if len(argv) > 6 else None
+        send(argv[2], flows(argv[2], mac(argv[3]), argv[4], int(argv[5]),
+                            saddr=saddr), 0.001)
     elif cmd == 'stream':
         stream(argv[2], mac(argv[3]), argv[4], float(argv[5]))
     elif cmd == 'capture':
