@@ -252,6 +252,24 @@ static int remove_dev(struct rt *r, const char *dev, uint32_t ifindex,
 	return 0;
 }
 
+/* Entries of devices that are gone (their programs went with them):
+ * removed, so that no command has to name them.
+ */
+static void prune_gone(struct rt *r)
+{
+	static struct rt_dev d[BPFWD_RT_MAX_DEVS];
+	char name[IF_NAMESIZE];
+	int n = rt_list(r, d, BPFWD_RT_MAX_DEVS), i;
+
+	for (i = 0; i < n && i < BPFWD_RT_MAX_DEVS; i++) {
+		if (if_indextoname(d[i].ifindex, name))
+			continue;
+		snprintf(name, sizeof(name), "if%u", d[i].ifindex);
+		pr_info("%s: gone; its route entry goes too", name);
+		remove_dev(r, name, d[i].ifindex, &d[i].cfg);
+	}
+}
+
 static int add_one(struct rt *r, const char *dev, uint32_t ifindex,
 		   struct bpfwd_route_cfg *c, int prog_fd, const char *prog)
 {
@@ -407,6 +425,7 @@ static int route_add(struct route_args *a)
 	err = rt_open(&r, true);
 	if (err)
 		return BPFWD_EXIT_FAIL;
+	prune_gone(&r);
 	err = add_checks(a, &r, &p);
 	if (!err)
 		err = add_apply(a, &r, &p);
@@ -432,6 +451,7 @@ static int route_del(struct route_args *a)
 			      a->devs.name[0]);
 		return BPFWD_EXIT_FAIL;
 	}
+	prune_gone(&r);
 	for (i = 0; i < a->devs.n; i++) {
 		if (rt_get(&r, idx[i], &c)) {
 			p_err("%s: not a route device", a->devs.name[i]);

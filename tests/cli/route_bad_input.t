@@ -155,6 +155,18 @@ is "$(route_stat "$r" r0 forwarded)" 0 "forwarding off: nothing forwarded"
 bpfwd_ns "$r" route del dev r0
 in_ns "$r" sysctl -qw net.ipv4.conf.r0.forwarding=1
 
+# a route device that disappears: show says so, the next command
+# removes its entry and its pins (a tcx link outlives its device)
+ip -n "$r" link add gone0 type veth peer gone1
+ip -n "$r" link set gone0 up
+mark
+bpfwd_ns "$r" route add dev gone0 2>/dev/null
+ip -n "$r" link del gone0
+like "$(bpfwd_ns "$r" route show)" "^if[0-9]+ hook .* \(gone\)" "a device gone: show says so"
+bpfwd_ns "$r" route del dev r0 >/dev/null 2>&1
+is "$(bpfwd_ns "$r" -j route show | jq length)" 0 "a device gone: the next command drops its entry"
+unchanged "a device gone, then a command"
+
 # the same commands through tc (the plugin), with tc's exit status
 if [ -r "$BUILD/e_bpfwd.so" ] && command -v tc >/dev/null; then
 	mark
