@@ -142,10 +142,14 @@ diff_hook() {
 # stream_start DST: UDP from h1 to DST (port 9, closed), about 2000 a
 # second, in the background until stream_stop
 stream_start() {
+	local tx
+
+	tx=$(tx_packets "$h1" e0)
 	(exec nsenter --net="/run/netns/$h1" python3 "$RF" stream e0 "$R0MAC" "$1" 30) &
 	STREAM=$!
 	on_exit "kill $STREAM"
-	sleep 0.3
+	# flowing (python may start slowly on a busy machine)
+	wait_for $((tx + 50)) tx_packets "$h1" e0
 }
 
 stream_stop() {
@@ -154,14 +158,14 @@ stream_stop() {
 }
 
 # after_change: the stream's datagrams that reach h2's and h3's stacks
-# (closed port) in the half second after a change, as "H2 H3"
+# (closed port) in the second after a change, as "H2 H3"
 after_change() {
 	local a2 a3
 
 	sleep 0.05
 	a2=$(udp_noports "$h2")
 	a3=$(udp_noports "$h3")
-	sleep 0.5
+	sleep 1
 	echo "$(($(udp_noports "$h2") - a2)) $(($(udp_noports "$h3") - a3))"
 }
 
