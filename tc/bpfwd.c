@@ -18,7 +18,6 @@
 #include "lib/json.h"
 #include "lib/loader.h"
 #include "lib/util.h"
-#include "route.h"
 
 #ifndef BPFWD_VERSION
 #define BPFWD_VERSION "0.1"

@@ -29,6 +29,7 @@
 #include "lib/netfilter.h"
 #include "lib/params.h"
 #include "lib/util.h"
+#include "objects.h"
 #include "route.h"
 #include "route_attach.h"
 #include "route_maps.h"

@@ -2,14 +2,12 @@
 /* Copyright (c) 2026 The bpfwd authors
  *
  * bpfwd route: the routing fast path (route.o) on tc, tcx or XDP.
+ * Its entry points, do_route() and route_help(), are in objects.h.
  */
 #ifndef __BPFWD_ROUTE_H
 #define __BPFWD_ROUTE_H
 
 #include <stdint.h>
-
-int do_route(int argc, char **argv);
-int route_help(int argc, char **argv);
 
 /* For `bpfwd stats`: one JSON object (text: one line, then one per
  * reason that moved) per route device, or only for @only (an ifindex;

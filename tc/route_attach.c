@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The bpfwd authors
  *
  * Hooks of `bpfwd route` (see route_attach.h): tc and tcx through
- * attach_port()/detach_port(), XDP through xdp_attach()/xdp_detach(),
+ * tc/lib/attach.h, XDP through xdp_attach()/xdp_detach(),
  * with XDP checks of its own (xdp_check_in() limits the MTU to a page,
  * which a multi-buffer program does not need).
  * The route program's XDP id is found by name (route_xdp), as
@@ -19,7 +19,7 @@
 #include "lib/netdev.h"
 #include "lib/nl.h"
 #include "lib/util.h"
-#include "lib/xdp.h"
+#include "lib/xdp_attach.h"
 #include "route_attach.h"
 
 #define ROUTE_XDP_PROG	"route_xdp"
@@ -132,19 +132,22 @@ int route_attach(const struct route_att *a, int prog_fd, const char *name,
 		 bool *own_clsact)
 {
 	struct attach_req r = {
-		.ifindex = a->ifindex, .dev = a->dev, .hook = a->hook,
-		.prio = a->hook == BPFWD_HOOK_TC ? ROUTE_PRIO : 0,
+		.ifindex = a->ifindex, .dev = a->dev, .prio = ROUTE_PRIO,
 		.prog_fd = prog_fd, .prog_name = name,
 	};
 	struct table t;
 	int err;
 
 	*own_clsact = false;
-	if (a->hook == BPFWD_HOOK_XDP)
+	switch (a->hook) {
+	case BPFWD_HOOK_XDP:
 		return xdp_attach(a->ifindex, a->dev, prog_fd, a->generic, 0);
-	table_of(a, &t);
-	r.t = &t;
-	err = attach_port(&r);
+	case BPFWD_HOOK_TCX:
+		table_of(a, &t);
+		r.t = &t;
+		return tcx_attach(&r);
+	}
+	err = tc_filter_attach(&r);
 	*own_clsact = r.own_clsact;
 	return err;
 }
@@ -153,24 +156,30 @@ int route_detach(const struct route_att *a, bool own_clsact)
 {
 	struct table t;
 
-	if (a->hook == BPFWD_HOOK_XDP)
+	switch (a->hook) {
+	case BPFWD_HOOK_XDP:
 		return xdp_detach(a->ifindex, a->dev, a->generic,
 				  route_xdp_id(a));
-	table_of(a, &t);
-	return detach_port(&t, a->ifindex, a->dev, false, a->hook,
-			   a->hook == BPFWD_HOOK_TC ? ROUTE_PRIO : 0,
-			   own_clsact);
+	case BPFWD_HOOK_TCX:
+		table_of(a, &t);
+		return tcx_detach(&t, a->ifindex, a->dev, false);
+	}
+	return tc_filter_detach(a->ifindex, a->dev, false, ROUTE_PRIO,
+				own_clsact);
 }
 
 bool route_attached(const struct route_att *a)
 {
 	struct table t;
 
-	if (a->hook == BPFWD_HOOK_XDP)
+	switch (a->hook) {
+	case BPFWD_HOOK_XDP:
 		return route_xdp_id(a);
-	table_of(a, &t);
-	return port_attached(&t, a->ifindex, false, a->hook,
-			     a->hook == BPFWD_HOOK_TC ? ROUTE_PRIO : 0);
+	case BPFWD_HOOK_TCX:
+		table_of(a, &t);
+		return tcx_attached(&t, a->ifindex, false);
+	}
+	return tc_filter_attached(a->ifindex, false, ROUTE_PRIO);
 }
 
 bool route_has_tcx(void)
