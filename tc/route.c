@@ -217,16 +217,20 @@ static void att_of(struct route_att *a, const struct rt *r, const char *dev,
 }
 
 /* The XDP egress side: a device that cannot take XDP frames stays out
- * of the devmap (what is routed to it goes through the stack).
+ * of the devmap (what native XDP routes to it goes through the stack).
  */
-static int devmap_join(struct rt *r, const char *dev, uint32_t ifindex)
+static int devmap_join(struct rt *r, const char *dev, uint32_t ifindex,
+		       bool generic)
 {
 	uint64_t feat;
 	int err;
 
 	err = netdev_xdp_features(ifindex, &feat);
 	if (!err && !(feat & BPFWD_XDP_ACT_NDO_XMIT)) {
-		pr_warn("%s: cannot take XDP frames (a veth needs GRO or an XDP program on its peer): XDP routes to it through the stack",
+		/* generic XDP sends skbs, and needs no devmap */
+		if (generic)
+			return 0;
+		pr_warn("%s: cannot take XDP frames (a veth needs GRO or an XDP program on its peer): native XDP routes to it through the stack",
 			dev);
 		return 0;
 	}
@@ -294,7 +298,8 @@ static int add_one(struct rt *r, const char *dev, uint32_t ifindex,
 		return err;
 	}
 	if (c->hook == BPFWD_HOOK_XDP)
-		err = devmap_join(r, dev, ifindex);
+		err = devmap_join(r, dev, ifindex,
+				  c->flags & BPFWD_RT_F_XDP_GENERIC);
 	att_of(&a, r, dev, ifindex, c);
 	if (!err)
 		err = route_attach(&a, prog_fd, prog, &own);
@@ -331,7 +336,8 @@ static int refresh_one(struct rt *r, const char *dev, uint32_t ifindex,
 		if (own)
 			c->flags |= BPFWD_RT_F_OWN_CLSACT;
 	}
-	if (c->hook == BPFWD_HOOK_XDP && devmap_join(r, dev, ifindex))
+	if (c->hook == BPFWD_HOOK_XDP &&
+	    devmap_join(r, dev, ifindex, c->flags & BPFWD_RT_F_XDP_GENERIC))
 		return -EIO;
 	return rt_put(r, ifindex, c, BPF_EXIST);
 }

@@ -10,7 +10,7 @@
 # header, fragments, a bad IPv4 checksum, a padded frame, a frame to
 # another MAC, a broadcast, a link-local IPv6 source) go from h1 through
 # r, first with the kernel alone, then with the fast path on tc, tcx
-# and XDP.  What arrives at h2 and what comes back to h1 (the kernel's
+# and XDP (native and generic).  What arrives at h2 and what comes back to h1 (the kernel's
 # ICMP errors, h2's answers) must be the same frames, byte for byte but
 # the IPv4 id and the IPv6 flow label, with valid checksums; r's
 # counters must name the reason of every frame the fast path passed,
@@ -29,11 +29,19 @@ command -v ethtool >/dev/null || skip_all "ethtool missing"
 route_topo || { not_ok "topology"; done_testing; }
 R0MAC=$(mac_of "$r" r0)
 D=$TMPDIR_T
-HOOKS="tc xdp"
+HOOKS="tc xdp xdp-generic"
 if bpfwd_ns "$r" probe 2>/dev/null | grep -q '^tcx  *yes'; then
-	HOOKS="tc tcx xdp"
+	HOOKS="tc tcx xdp xdp-generic"
 fi
 HOOKS=${ROUTE_HOOKS:-$HOOKS}
+
+# hook_args HOOK: route add's words for tc, tcx, xdp or xdp-generic
+hook_args() {
+	case $1 in
+	xdp-generic) echo hook xdp xdp-mode generic ;;
+	*) echo hook "$1" ;;
+	esac
+}
 
 # names of the suite's frames: "fwd" or the reason the fast path passes
 NAMES=$( (frames "$h1" suite e0 "$R0MAC" 4 list; frames "$h1" suite e0 "$R0MAC" 6 list))
@@ -116,7 +124,7 @@ REASONS="ttl frag_needed unreachable prohibit blackhole not_fwded options bad_he
 diff_hook() {
 	local hook=$1 fwd0 fwd1 fwd2 n want got reason
 
-	bpfwd_ns "$r" route add dev r0 dev r1 dev r2 hook "$hook"
+	bpfwd_ns "$r" route add dev r0 dev r1 dev r2 $(hook_args "$hook")
 	is "$?" 0 "$hook: route add dev r0 dev r1 dev r2"
 	run_suite "$hook"
 	same "$k2" "$D/$hook.h2" "$hook: h2 receives the frames the kernel delivers"
@@ -211,7 +219,7 @@ changes() {
 unresolved() {
 	local hook=$1 before key=passed.no_neigh n0
 
-	[ "$hook" = xdp ] || key=neigh
+	[[ $hook = xdp* ]] || key=neigh
 	n0=$(route_stat "$r" r0 "$key")
 	ip -n "$r" neigh del 10.2.0.2 dev r1
 	before=$(udp_noports "$h2")
@@ -258,7 +266,7 @@ rpf() {
 	local hook=$1 p0 f0
 
 	in_ns "$r" sysctl -qw net.ipv4.conf.all.rp_filter=1
-	bpfwd_ns "$r" route add dev r0 dev r1 dev r2 hook "$hook"
+	bpfwd_ns "$r" route add dev r0 dev r1 dev r2 $(hook_args "$hook")
 	is "$(bpfwd_ns "$r" -j route show dev r0 | jq -r '.[0].rp_filter')" strict \
 		"$hook: route add again: rp_filter strict read from the kernel"
 	p0=$(route_stat "$r" r0 passed.rp_filter)
@@ -274,7 +282,7 @@ rpf() {
 	is "$(($(route_stat "$r" r0 forwarded) - f0))" 10 \
 		"$hook: rp_filter: ... on the fast path"
 	in_ns "$r" sysctl -qw net.ipv4.conf.all.rp_filter=0
-	bpfwd_ns "$r" route add dev r0 dev r1 dev r2 hook "$hook"
+	bpfwd_ns "$r" route add dev r0 dev r1 dev r2 $(hook_args "$hook")
 }
 
 # IPv6 forwarding off for the namespace but on for r0: the kernel does
@@ -284,7 +292,7 @@ v6_off() {
 
 	in_ns "$r" sysctl -qw net.ipv6.conf.all.forwarding=0
 	in_ns "$r" sysctl -qw net.ipv6.conf.r0.forwarding=1
-	bpfwd_ns "$r" route add dev r0 dev r1 dev r2 hook "$hook" 2>/dev/null
+	bpfwd_ns "$r" route add dev r0 dev r1 dev r2 $(hook_args "$hook") 2>/dev/null
 	is "$(bpfwd_ns "$r" -j route show dev r0 | jq '.[0].ipv6')" false \
 		"$hook: all.forwarding 0: IPv6 to the stack"
 	d0=$(route_stat "$r" r0 passed.fwd_disabled)
@@ -293,7 +301,7 @@ v6_off() {
 	is "$(($(route_stat "$r" r0 passed.fwd_disabled) - d0))" 10 \
 		"$hook: ... passed as fwd_disabled"
 	in_ns "$r" sysctl -qw net.ipv6.conf.all.forwarding=1
-	bpfwd_ns "$r" route add dev r0 dev r1 dev r2 hook "$hook"
+	bpfwd_ns "$r" route add dev r0 dev r1 dev r2 $(hook_args "$hook")
 	is "$(bpfwd_ns "$r" -j route show dev r0 | jq '.[0].ipv6')" true \
 		"$hook: all.forwarding 1 again: IPv6 on the fast path"
 }
@@ -362,8 +370,8 @@ series_topo() {
 
 if series_topo; then
 	for hook in $HOOKS; do
-		bpfwd_ns "$ra" route add dev x0 dev x1 hook "$hook" &&
-			bpfwd_ns "$rb" route add dev y0 dev y1 hook "$hook"
+		bpfwd_ns "$ra" route add dev x0 dev x1 $(hook_args "$hook") &&
+			bpfwd_ns "$rb" route add dev y0 dev y1 $(hook_args "$hook")
 		is "$?" 0 "series, $hook: route add on both routers"
 		out=$(in_ns "$a" ping -c 5 -i 0.1 -W 1 10.13.0.2)
 		like "$out" "5 received" "series, $hook: a pings b through ra and rb"
@@ -388,10 +396,10 @@ if ip -n "$r" link add link r1 name r1.5 type vlan id 5 2>/dev/null; then
 	ip -n "$r" link set r1.5 up
 	ip -n "$h2" link set e0.5 up
 	for hook in $HOOKS; do
-		bpfwd_ns "$r" route add dev r0 dev r1 hook "$hook"
+		bpfwd_ns "$r" route add dev r0 dev r1 $(hook_args "$hook")
 		out=$(in_ns "$h1" ping -c 3 -i 0.1 -W 1 10.5.0.2)
 		like "$out" "3 received" "vlan, $hook: h1 reaches h2 through r1.5"
-		if [ "$hook" = xdp ]; then
+		if [ "$hook" = xdp ]; then	# generic XDP sends to any device
 			ge "$(route_stat "$r" r0 passed.no_devmap)" 2 \
 				"vlan, xdp: r1.5 is not in the devmap: the kernel sends"
 		else
