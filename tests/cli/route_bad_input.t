@@ -117,10 +117,18 @@ else
 	skip "$FOREIGN missing (make check builds it): no foreign XDP program"
 fi
 
-# a device already on the fast path with another hook
+bad 1 'r0: not a route device' "show of a device not on the fast path" \
+	route show dev r0
+
+# a device already on the fast path with another hook; del and show of
+# one device on it and one not: nothing removed
 bpfwd_ns "$r" route add dev r0 hook tc
 bad 1 'r0: already on the route fast path with hook tc; route del dev r0 first' \
 	"another hook" route add dev r0 hook xdp
+bad 1 '^bpfwd: route del r1: not a route device$' "del of r0 (on) and r1 (not)" \
+	route del dev r0 dev r1
+bad 1 'r1: not a route device' "show of r0 (on) and r1 (not)" \
+	route show dev r0 dev r1
 bpfwd_ns "$r" route del dev r0
 
 # netfilter that the fast path would bypass
