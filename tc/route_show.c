@@ -71,7 +71,9 @@ static void show_dev(struct rt *r, const struct rt_dev *d)
 		snprintf(name, sizeof(name), "if%u", d->ifindex);
 	a.dev = name;
 	open_json_object(NULL);
-	print_string(PRINT_ANY, "dev", "%s", name);
+	if (gone)	/* JSON: null, as for every device that is gone */
+		print_null(PRINT_JSON, "dev", NULL);
+	print_string(gone ? PRINT_FP : PRINT_ANY, "dev", "%s", name);
 	print_u64(PRINT_JSON, "ifindex", NULL, d->ifindex);
 	print_string(PRINT_ANY, "hook", " hook %s", hook_word(d->cfg.hook));
 	if (d->cfg.hook == BPFWD_HOOK_XDP)

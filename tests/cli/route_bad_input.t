@@ -171,6 +171,8 @@ mark
 bpfwd_ns "$r" route add dev gone0 2>/dev/null
 ip -n "$r" link del gone0
 like "$(bpfwd_ns "$r" route show)" "^if[0-9]+ hook .* \(gone\)" "a device gone: show says so"
+is "$(bpfwd_ns "$r" -j route show | jq -c '[.[] | [.dev, .attached]]')" "[[null,false]]" \
+	"a device gone: -j has a null dev, not attached"
 bpfwd_ns "$r" route del dev r0 >/dev/null 2>&1
 is "$(bpfwd_ns "$r" -j route show | jq length)" 0 "a device gone: the next command drops its entry"
 unchanged "a device gone, then a command"
