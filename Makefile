@@ -48,7 +48,8 @@ TEST_BPF := $(patsubst tests/netns/%.bpf.c,$(OUTPUT)/tests/bpf/%.o,$(wildcard te
 # Debian packages, by name: build, tests, demo
 DEPS	:= clang llvm gcc make pkg-config libbpf-dev libmnl-dev libelf-dev \
 	   zlib1g-dev bpftool iproute2 ethtool iputils-ping jq perl \
-	   python3-docutils util-linux procps socat gnuplot-nox tcpdump
+	   python3-docutils util-linux procps socat gnuplot-nox tcpdump \
+	   python3 iperf3 nftables
 
 .DELETE_ON_ERROR:
 .PHONY: all check test fuzz demo bench deps install uninstall clean help man vmtest

@@ -33,13 +33,14 @@ static int do_help(int argc, char **argv)
 	(void)argv;
 	printf("Usage: bpfwd [OPTIONS] OBJECT { COMMAND | help }\n"
 	       "       bpfwd [OPTIONS] -b FILE\n"
-	       "where  OBJECT := { port | stats | probe | gen | bench | monitor }\n"
+	       "where  OBJECT := { port | route | stats | probe | gen | bench | monitor }\n"
 	       "       " HELP_OPTIONS);
 	return BPFWD_EXIT_OK;
 }
 
 static const struct cmd objects[] = {
 	{ "port", do_port },
+	{ "route", do_route },
 	{ "stats", do_stats },
 	{ "probe", do_probe },
 	{ "gen", do_gen },

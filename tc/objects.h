@@ -9,6 +9,7 @@
 int bpfwd_main(int argc, char **argv);	/* argv[0] is the program */
 
 int do_port(int argc, char **argv);
+int do_route(int argc, char **argv);
 int do_stats(int argc, char **argv);
 int do_probe(int argc, char **argv);
 int do_gen(int argc, char **argv);
@@ -16,6 +17,7 @@ int do_bench(int argc, char **argv);
 int do_monitor(int argc, char **argv);
 
 int port_help(int argc, char **argv);
+int route_help(int argc, char **argv);
 int stats_help(int argc, char **argv);
 int probe_help(int argc, char **argv);
 int gen_help(int argc, char **argv);
