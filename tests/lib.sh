@@ -214,6 +214,24 @@ wait_for() {
 	return 1
 }
 
+# state NS DEV...: what a bpfwd command can change, as text, to compare
+# before and after one that must change nothing: each DEV's XDP program,
+# qdiscs and filters, NS's `port show`, and every entry (with owner and
+# mode) of the test's bpffs
+state() {
+	local ns=$1 dev dir
+	shift
+	for dev in "$@"; do
+		ip -n "$ns" -j link show "$dev" | jq -c '.[0].xdp'
+		in_ns "$ns" tc qdisc show dev "$dev"
+		for dir in ingress egress; do
+			in_ns "$ns" tc filter show dev "$dev" "$dir"
+		done
+	done
+	bpfwd_ns "$ns" -j port show
+	find /sys/fs/bpf -printf '%p %u %m %y\n' | sort
+} 2>&1
+
 need_bpfwd() {
 	[ -x "$BPFWD" ] || skip_all "build/bpfwd missing: run make"
 }

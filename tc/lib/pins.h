@@ -7,6 +7,10 @@
  *   <root>/tc/globals/bpfwd_*        the table stock tc shares (hook none)
  *   <root>/bpfwd/<netns cookie>/     bpfwd's table and links for one netns
  *
+ * Both directories are made by bpfwd (or tc) as root, 0700; one that
+ * another user made, or a symlink, is refused: on a bpffs mounted
+ * without mode= (1777) any user may create entries at its top.
+ *
  * Pins belong to a bpffs mount, not to a network namespace, and ifindex
  * values repeat across namespaces: keying the directory by the netns
  * cookie keeps two namespaces' ports apart.
