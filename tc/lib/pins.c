@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -237,6 +238,49 @@ int ns_dir(char *buf, size_t len, bool create)
 int stock_dir(char *buf, size_t len, bool create)
 {
 	return pin_dir(buf, len, "tc", "globals", create);
+}
+
+/* Locks held until the process ends (tc -b and bpfwd -b run several
+ * commands in one process: their changes stay serialised too).
+ */
+static struct {
+	dev_t dev;
+	ino_t ino;
+	int fd;
+} held[16];
+static int nheld;
+
+int pin_dir_lock(const char *dir)
+{
+	struct stat a, b;
+	int i, fd, err;
+
+	if (nheld == (int)ARRAY_SIZE(held))
+		return -EMFILE;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	err = fstat(fd, &a) ? -errno : 0;
+	for (i = 0; !err && i < nheld; i++) {
+		if (held[i].dev == a.st_dev && held[i].ino == a.st_ino) {
+			close(fd);
+			return 0;
+		}
+	}
+	if (!err && flock(fd, LOCK_EX))
+		err = -errno;
+	/* the holder removed it (table_gc) while this process waited */
+	if (!err && (lstat(dir, &b) || b.st_dev != a.st_dev ||
+		     b.st_ino != a.st_ino))
+		err = -ESTALE;
+	if (err) {
+		close(fd);
+		return err;
+	}
+	held[nheld].dev = a.st_dev;
+	held[nheld].ino = a.st_ino;
+	held[nheld++].fd = fd;
+	return 0;
 }
 
 int pin_check_map(const char *path, enum bpf_map_type type, uint32_t key,

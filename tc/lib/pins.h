@@ -30,6 +30,16 @@ int ns_dir(char *buf, size_t len, bool create);
 int stock_dir(char *buf, size_t len, bool create);
 int mkdir_p(const char *path, mode_t mode);
 
+/* Takes the lock of the pin directory @dir (flock, exclusive), kept
+ * until the process ends; again for a directory it holds, it returns 0
+ * at once.  State-changing commands take it on the table they change,
+ * so that two of them in one namespace run one after the other.  Lock
+ * the namespace's directory before the stock one.  Returns 0, -ESTALE
+ * when the directory was removed while waiting (look it up again),
+ * -ENOENT, or another -errno.
+ */
+int pin_dir_lock(const char *dir);
+
 /* Checks that the map pinned at @path has the given layout.  Returns 0
  * when it matches or nothing is pinned there (*exists tells which),
  * -EEXIST with a message when the layout is different: an error, or
