@@ -140,15 +140,19 @@ check: deps
 
 test: check
 
-# The frame fuzz test at full length: FUZZ_FRAMES random and mutated
-# frames through every section of every packet program in build/bpf/
-# (make check runs a few thousand); FUZZ_SEED=N replays a run.
+# The fuzz tests at full length: FUZZ_FRAMES random and mutated frames
+# through every section of every packet program in build/bpf/ (make
+# check runs a few thousand), and FUZZ_SECONDS of bpfwd command lines
+# (make check: 45 s); FUZZ_SEED=N replays a run.  With SANITIZE=1 too.
 FUZZ_FRAMES	?= 100000
+FUZZ_SECONDS	?= 600
 fuzz:
 	$(Q)$(MAKE) --no-print-directory all $(TEST_BINS) $(TEST_BPF)
-	@echo "  FUZZ     $(FUZZ_FRAMES) frames per section"
-	$(Q)FUZZ_FRAMES=$(FUZZ_FRAMES) $(if $(FUZZ_SEED),FUZZ_SEED=$(FUZZ_SEED)) \
-		prove -v --exec '' tests/unit/fuzz.t
+	@echo "  FUZZ     $(FUZZ_FRAMES) frames per section, $(FUZZ_SECONDS) s of command lines"
+	$(Q)BPFWD=$(abspath $(OUTPUT))/bpfwd BUILD=$(abspath $(OUTPUT)) $(SAN_ENV) \
+		FUZZ_FRAMES=$(FUZZ_FRAMES) FUZZ_SECONDS=$(FUZZ_SECONDS) \
+		$(if $(FUZZ_SEED),FUZZ_SEED=$(FUZZ_SEED)) \
+		prove -v --exec '' tests/unit/fuzz.t tests/cli/fuzz.t
 
 # The demo: the bridge comparison of the tc methods, short (under two
 # minutes); make bench: every method, more rounds, kept in results/.
@@ -213,7 +217,8 @@ help:
 	@echo '  all        build build/bpf/*.o, build/bpfwd, build/e_bpfwd.so (default)'
 	@echo '  check      install missing packages, build, run the tests (prove)'
 	@echo '  test       the same as check'
-	@echo '  fuzz       the frame fuzz test at full length (FUZZ_FRAMES per section, FUZZ_SEED)'
+	@echo '  fuzz       the fuzz tests at full length: frames (FUZZ_FRAMES per section),'
+	@echo '             command lines (FUZZ_SECONDS); FUZZ_SEED replays a run'
 	@echo '  demo       install missing packages, build, short bench: bridge vs the tc methods'
 	@echo '  bench      the full bench (BENCH_ROUNDS, BENCH_DURATION) into results/: text, JSON, plot'
 	@echo '  deps       install missing Debian packages: $(DEPS)'
@@ -225,4 +230,4 @@ help:
 	@echo '  clean      remove build/'
 	@echo '  help       this list'
 	@echo 'Variables: V=1 (full commands), OUTPUT=dir (default build/),'
-	@echo '           SANITIZE=1 (ASan + UBSan into build-san/, for all and check)'
+	@echo '           SANITIZE=1 (ASan + UBSan into build-san/, for all, check, fuzz)'

@@ -215,19 +215,18 @@ wait_for() {
 }
 
 # state NS DEV...: what a bpfwd command can change, as text, to compare
-# before and after one that must change nothing: each DEV's XDP program,
-# qdiscs and filters, NS's `port show`, and every entry (with owner and
-# mode) of the test's bpffs
+# before and after one that must change nothing: NS's devices with their
+# XDP programs, its qdiscs, each DEV's filters, NS's `port show`, and
+# every entry (with owner and mode) of the test's bpffs
 state() {
-	local ns=$1 dev dir
+	local ns=$1 dev
 	shift
+	ip -n "$ns" -j link show | jq -c '.[] | [.ifname, .xdp]'
+	in_ns "$ns" tc qdisc show
 	for dev in "$@"; do
-		ip -n "$ns" -j link show "$dev" | jq -c '.[0].xdp'
-		in_ns "$ns" tc qdisc show dev "$dev"
-		for dir in ingress egress; do
-			in_ns "$ns" tc filter show dev "$dev" "$dir"
-		done
-	done
+		echo "filter show dev $dev ingress"
+		echo "filter show dev $dev egress"
+	done | in_ns "$ns" tc -batch -
 	bpfwd_ns "$ns" -j port show
 	find /sys/fs/bpf -printf '%p %u %m %y\n' | sort
 } 2>&1
