@@ -250,13 +250,31 @@ static struct {
 } held[16];
 static int nheld;
 
+/* Drops the locks of directories removed since (table_gc): a batch that
+ * adds and deletes the last port again and again makes a new one each
+ * time.
+ */
+static void held_prune(void)
+{
+	struct stat st;
+	int i = 0;
+
+	while (i < nheld) {
+		if (fstat(held[i].fd, &st) || st.st_nlink) {
+			i++;
+			continue;
+		}
+		close(held[i].fd);
+		held[i] = held[--nheld];
+	}
+}
+
 int pin_dir_lock(const char *dir)
 {
 	struct stat a, b;
 	int i, fd, err;
 
-	if (nheld == (int)ARRAY_SIZE(held))
-		return -EMFILE;
+	held_prune();
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -267,6 +285,8 @@ int pin_dir_lock(const char *dir)
 			return 0;
 		}
 	}
+	if (!err && nheld == (int)ARRAY_SIZE(held))
+		err = -EMFILE;
 	if (!err && flock(fd, LOCK_EX))
 		err = -errno;
 	/* the holder removed it (table_gc) while this process waited */

@@ -78,4 +78,14 @@ for ((r = 1; r <= ROUNDS; r++)); do
 	check "round $r: no pin directory left" test ! -e /sys/fs/bpf/bpfwd
 done
 
+# one process that makes and removes the table again and again: each
+# new directory is locked anew (and the old locks let go)
+for ((i = 0; i < 40; i++)); do
+	echo "port add dev a1 to b1"
+	echo "port del dev a1"
+done >"$TMPDIR_T/batch"
+bpfwd_ns "$dut" -b "$TMPDIR_T/batch" 2>"$LOG"
+is "$?" 0 "a batch of 40 adds and dels, the table made and removed each time"
+[ -s "$LOG" ] && diag "$(head -3 "$LOG")"
+
 done_testing
