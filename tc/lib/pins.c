@@ -143,10 +143,12 @@ uint64_t netns_cookie(void)
 static int dir_check(int fd, const char *path)
 {
 	struct stat st;
+	int err;
 
 	if (fstat(fd, &st)) {
-		p_err("pin directory %s: %s", path, strerror(errno));
-		return -errno;
+		err = -errno;
+		p_err("pin directory %s: %s", path, strerror(-err));
+		return err;
 	}
 	if (st.st_uid == geteuid() && !(st.st_mode & (S_IWGRP | S_IWOTH)))
 		return 0;
@@ -247,7 +249,7 @@ static struct {
 	dev_t dev;
 	ino_t ino;
 	int fd;
-} held[16];
+} held[64];
 static int nheld;
 
 /* Drops the locks of directories removed since (table_gc): a batch that
