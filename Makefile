@@ -4,6 +4,17 @@
 # bpfwd: BPF programs (build/bpf/*.o), the CLI (build/bpfwd) and the tc
 # plugin (build/e_bpfwd.so).  `make help` lists the targets.
 
+# SANITIZE=1: the user space (bpfwd, the plugin, the unit tests) with
+# AddressSanitizer and UBSan, in its own OUTPUT; `make check SANITIZE=1`
+# runs the suite on it: a report exits 99 and fails the test that made it
+ifeq ($(SANITIZE),1)
+OUTPUT	?= build-san
+SAN_CFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	   -fno-sanitize-recover=all
+# tc is not built with ASan: its plugin may load the runtime late
+SAN_ENV	:= ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0:exitcode=99 \
+	   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99
+endif
 OUTPUT	?= build
 PREFIX	?= /usr/local
 DESTDIR	?=
@@ -20,7 +31,7 @@ CFLAGS	+= -Wall -Wextra -Wno-unused-parameter -Wno-format-truncation -std=gnu11 
 	   -fvisibility=hidden -D_GNU_SOURCE \
 	   -DBPFWD_VERSION='"$(VERSION)"' \
 	   -DTC_LIB_DIR_DEFAULT='"$(TC_LIB_DIR)"' \
-	   -I$(OUTPUT) -Itc -Ibpf -MMD -MP
+	   -I$(OUTPUT) -Itc -Ibpf -MMD -MP $(SAN_CFLAGS)
 LDLIBS	:= -lbpf -lmnl -lelf -lz -ldl
 BPF_CFLAGS := -O2 -g -Wall -target bpf -Ibpf \
 	   -I/usr/include/$(ARCH)-linux-gnu
@@ -50,6 +61,11 @@ DEPS	:= clang llvm gcc make pkg-config libbpf-dev libmnl-dev libelf-dev \
 	   zlib1g-dev bpftool iproute2 ethtool iputils-ping jq perl \
 	   python3-docutils util-linux procps socat gnuplot-nox tcpdump \
 	   python3 iperf3 nftables
+
+ifeq ($(SANITIZE),1)
+# the plugin exports bpfwd_exec_util alone: no ASan ODR indicator beside it
+$(OUTPUT)/tc/e_bpfwd.o: SAN_CFLAGS += --param=asan-globals=0
+endif
 
 .DELETE_ON_ERROR:
 .PHONY: all check test fuzz demo bench deps install uninstall clean help man vmtest
@@ -120,19 +136,24 @@ TESTS_DIRS := tests/unit tests/cli tests/netns tests/compat tests/examples
 check: deps
 	$(Q)$(MAKE) --no-print-directory all $(TEST_BINS) $(TEST_BPF)
 	@echo "  TEST     prove $(TESTS_DIRS)"
-	$(Q)prove $(if $(filter 1,$(V)),-v) --exec '' $(sort $(wildcard $(addsuffix /*.t,$(TESTS_DIRS))))
+	$(Q)BPFWD=$(abspath $(OUTPUT))/bpfwd BUILD=$(abspath $(OUTPUT)) $(SAN_ENV) \
+		prove $(if $(filter 1,$(V)),-v) --exec '' $(sort $(wildcard $(addsuffix /*.t,$(TESTS_DIRS))))
 
 test: check
 
-# The frame fuzz test at full length: FUZZ_FRAMES random and mutated
-# frames through every section of every packet program in build/bpf/
-# (make check runs a few thousand); FUZZ_SEED=N replays a run.
+# The fuzz tests at full length: FUZZ_FRAMES random and mutated frames
+# through every section of every packet program in build/bpf/ (make
+# check runs a few thousand), and FUZZ_SECONDS of bpfwd command lines
+# (make check: 45 s); FUZZ_SEED=N replays a run.  With SANITIZE=1 too.
 FUZZ_FRAMES	?= 100000
+FUZZ_SECONDS	?= 600
 fuzz:
 	$(Q)$(MAKE) --no-print-directory all $(TEST_BINS) $(TEST_BPF)
-	@echo "  FUZZ     $(FUZZ_FRAMES) frames per section"
-	$(Q)FUZZ_FRAMES=$(FUZZ_FRAMES) $(if $(FUZZ_SEED),FUZZ_SEED=$(FUZZ_SEED)) \
-		prove -v --exec '' tests/unit/fuzz.t
+	@echo "  FUZZ     $(FUZZ_FRAMES) frames per section, $(FUZZ_SECONDS) s of command lines"
+	$(Q)BPFWD=$(abspath $(OUTPUT))/bpfwd BUILD=$(abspath $(OUTPUT)) $(SAN_ENV) \
+		FUZZ_FRAMES=$(FUZZ_FRAMES) FUZZ_SECONDS=$(FUZZ_SECONDS) \
+		$(if $(FUZZ_SEED),FUZZ_SEED=$(FUZZ_SEED)) \
+		prove -v --exec '' tests/unit/fuzz.t tests/cli/fuzz.t
 
 # The demo: the bridge comparison of the tc methods, short (under two
 # minutes); make bench: every method, more rounds, kept in results/.
@@ -197,7 +218,8 @@ help:
 	@echo '  all        build build/bpf/*.o, build/bpfwd, build/e_bpfwd.so (default)'
 	@echo '  check      install missing packages, build, run the tests (prove)'
 	@echo '  test       the same as check'
-	@echo '  fuzz       the frame fuzz test at full length (FUZZ_FRAMES per section, FUZZ_SEED)'
+	@echo '  fuzz       the fuzz tests at full length: frames (FUZZ_FRAMES per section),'
+	@echo '             command lines (FUZZ_SECONDS); FUZZ_SEED replays a run'
 	@echo '  demo       install missing packages, build, short bench: bridge vs the tc methods'
 	@echo '  bench      the full bench (BENCH_ROUNDS, BENCH_DURATION) into results/: text, JSON, plot'
 	@echo '  deps       install missing Debian packages: $(DEPS)'
@@ -208,4 +230,5 @@ help:
 	@echo '  vmtest     boot test kernels in QEMU and run tests/vm (KERNEL=deb61|deb612|patched)'
 	@echo '  clean      remove build/'
 	@echo '  help       this list'
-	@echo 'Variables: V=1 (full commands), OUTPUT=dir (default build/)'
+	@echo 'Variables: V=1 (full commands), OUTPUT=dir (default build/),'
+	@echo '           SANITIZE=1 (ASan + UBSan into build-san/, for all, check, fuzz)'

@@ -214,6 +214,23 @@ wait_for() {
 	return 1
 }
 
+# state NS DEV...: what a bpfwd command can change, as text, to compare
+# before and after one that must change nothing: NS's devices with their
+# XDP programs, its qdiscs, each DEV's filters, NS's `port show`, and
+# every entry (with owner and mode) of the test's bpffs
+state() {
+	local ns=$1 dev
+	shift
+	ip -n "$ns" -j link show | jq -c '.[] | [.ifname, .xdp]'
+	in_ns "$ns" tc qdisc show
+	for dev in "$@"; do
+		echo "filter show dev $dev ingress"
+		echo "filter show dev $dev egress"
+	done | in_ns "$ns" tc -batch -
+	bpfwd_ns "$ns" -j port show
+	find /sys/fs/bpf -printf '%p %u %m %y\n' | sort
+} 2>&1
+
 need_bpfwd() {
 	[ -x "$BPFWD" ] || skip_all "build/bpfwd missing: run make"
 }

@@ -101,7 +101,7 @@ static int link_info_attr(const struct nlattr *a, void *data)
 static int link_attr(const struct nlattr *a, void *data)
 {
 	struct link_info *li = data;
-	const struct rtnl_link_stats64 *s;
+	struct rtnl_link_stats64 s;
 
 	switch (mnl_attr_get_type(a)) {
 	case IFLA_ADDRESS:
@@ -127,13 +127,14 @@ static int link_attr(const struct nlattr *a, void *data)
 		mnl_attr_parse_nested(a, link_xdp_attr, li);
 		break;
 	case IFLA_STATS64:
-		if (mnl_attr_get_payload_len(a) < sizeof(*s))
+		if (mnl_attr_get_payload_len(a) < sizeof(s))
 			break;
-		s = mnl_attr_get_payload(a);
-		li->rx_packets = s->rx_packets;
-		li->tx_packets = s->tx_packets;
-		li->rx_dropped = s->rx_dropped;
-		li->tx_dropped = s->tx_dropped;
+		/* netlink aligns payloads to 4 bytes, the struct wants 8 */
+		memcpy(&s, mnl_attr_get_payload(a), sizeof(s));
+		li->rx_packets = s.rx_packets;
+		li->tx_packets = s.tx_packets;
+		li->rx_dropped = s.rx_dropped;
+		li->tx_dropped = s.tx_dropped;
 		break;
 	}
 	return MNL_CB_OK;

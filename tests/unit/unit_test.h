@@ -158,11 +158,13 @@ static inline bool unit_own_netns(__u32 in, __u32 out)
 
 struct frame {
 	char name[40];
+	__u8 pad[2];		/* the IP header (data + 14) 4-byte aligned */
 	__u8 data[FRAME_MAX];
 	__u32 len;
 	__u16 proto;		/* outer EtherType (host order) */
 	bool vlan;		/* carries an 802.1Q/802.1ad tag */
 };
+_Static_assert(__builtin_offsetof(struct frame, data) % 4 == 2, "IP header alignment");
 
 static inline __u16 ip_csum(const void *buf, size_t len)
 {
