@@ -255,11 +255,24 @@ delivered() {
 # replace_while_sending N SPEC...: while gen sends N datagrams to
 # 192.0.2.2, replaces the dut's port d0 with each SPEC in turn (words of
 # bpfwd port replace dev d0), round after round until the last is sent.
-# Sets $swaps (replaces made) and $fails (replaces that failed).
+# The datagrams go in chunks of 100, each after at least one more
+# replace, so the stream and the replaces overlap however slow either
+# is (a sanitizer build, a loaded machine).  Sets $swaps (replaces made)
+# and $fails (replaces that failed).
 replace_while_sending() {
-	local n=$1 spec sender
+	local n=$1 spec sender mark=$TMPDIR_T/replaces
 	shift
-	send_udp "$gen" 192.0.2.2 "$n" &
+	echo 0 >"$mark"
+	(
+		sent=0 seen=0
+		while ((sent < n)); do
+			c=$((n - sent < 100 ? n - sent : 100))
+			send_udp "$gen" 192.0.2.2 "$c"
+			sent=$((sent + c))
+			while (($(cat "$mark") <= seen)); do sleep 0.01; done
+			seen=$(cat "$mark")
+		done
+	) &
 	sender=$!
 	swaps=0
 	fails=0
@@ -268,6 +281,7 @@ replace_while_sending() {
 			# shellcheck disable=SC2086
 			bpfwd_ns "$dut" port replace dev d0 $spec || fails=$((fails + 1))
 			swaps=$((swaps + 1))
+			echo "$swaps" >"$mark"
 		done
 	done
 	wait "$sender"
