@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "objects.h"
+#include "route.h"
 #include "lib/json.h"
 #include "lib/netdev.h"
 #include "lib/params.h"
@@ -39,14 +40,60 @@ static const struct kw stats_kws[] = {
 	KW_END
 };
 
+/* The counters of a fast path of its own (route, bridge): `stats
+ * route [ dev DEV ]` prints them, a JSON array of one object per device.
+ */
+struct path_stats_cfg {
+	const char *dev;
+};
+
+static const struct kw route_stats_kws[] = {
+	KW_DEV("dev", struct path_stats_cfg, dev, "DEV", 0,
+	       "only this device of the routing fast path"),
+	KW_END
+};
+
 int stats_help(int argc, char **argv)
 {
 	static const char usage[] = "Usage: bpfwd stats [ show ] ";
+	static const char route[] = "       bpfwd stats route ";
 
 	(void)argc;
 	(void)argv;
 	fputs(usage, stdout);
 	kw_usage(stdout, stats_kws, sizeof(usage) - 1);
+	fputs(route, stdout);
+	kw_usage(stdout, route_stats_kws, sizeof(route) - 1);
+	return BPFWD_EXIT_OK;
+}
+
+static int route_stats(int argc, char **argv)
+{
+	struct path_stats_cfg c = { 0 };
+	int only = 0, n, err;
+
+	opts.cmd = "stats route";
+	err = kw_parse(route_stats_kws, argc, argv, &c, NULL);
+	if (err)
+		return err;
+	if (need_root())
+		return BPFWD_EXIT_FAIL;
+	if (c.dev) {
+		only = ifindex_of(c.dev, NULL);
+		if (only < 0)
+			return BPFWD_EXIT_FAIL;
+	}
+	json_begin();
+	open_json_array(NULL);
+	n = route_stats_show(only);
+	close_json_array();
+	json_end();
+	if (n < 0)
+		return BPFWD_EXIT_FAIL;
+	if (c.dev && !n) {
+		p_err("%s: not on the routing fast path", c.dev);
+		return BPFWD_EXIT_FAIL;
+	}
 	return BPFWD_EXIT_OK;
 }
 
@@ -363,6 +410,8 @@ int do_stats(int argc, char **argv)
 	}
 	if (argc > 0 && is_word(*argv, "help"))
 		return stats_help(0, NULL);
+	if (argc > 0 && is_word(*argv, "route"))
+		return route_stats(argc - 1, argv + 1);
 	err = kw_parse(stats_kws, argc, argv, &c, NULL);
 	if (err)
 		return err;
