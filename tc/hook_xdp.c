@@ -147,6 +147,21 @@ static enum xdp_prog extra_of(uint32_t mode)
 	       mode == BPFWD_MODE_FLOOD ? XP_FLOOD_EGRESS : XP_NONE;
 }
 
+/* Modes redirect and map load a copy of the program for the port (see
+ * struct xdp_fixed); NULL for the table-driven modes.
+ */
+static const struct xdp_fixed *fixed_of(const struct port_cfg *c,
+					const struct bpfwd_port *p,
+					struct xdp_fixed *fx)
+{
+	if (c->mode != BPFWD_MODE_REDIRECT && c->mode != BPFWD_MODE_MAP)
+		return NULL;
+	fx->ifindex = c->in;
+	fx->slot = p->slot;
+	fx->target = c->out;
+	return fx;
+}
+
 static bool generic(const struct port_cfg *c)
 {
 	return c->xdp.xdp_mode == PORT_XDP_GENERIC;
@@ -333,9 +348,11 @@ static int xdp_port_attach(struct table *t, struct port_cfg *c,
 			   struct bpfwd_port *p)
 {
 	struct xdp *skel = NULL;
+	struct xdp_fixed fx;
 	int err;
 
-	err = xdp_load(t, prog_of(c->mode), extra_of(c->mode), 0, &skel);
+	err = xdp_load(t, prog_of(c->mode), extra_of(c->mode), 0,
+		       fixed_of(c, p, &fx), &skel);
 	/* a pin of an older layout is the operator's to remove, not ours */
 	if (err == -EEXIST)
 		return err;
@@ -407,13 +424,18 @@ static int replace_merge(struct table *t, struct port_cfg *c,
 }
 
 /* The new mode's entries first, then the entry, then the program: every
- * frame finds a complete configuration of one mode or the other.
+ * frame finds a complete configuration of one mode or the other.  A
+ * port with a specialised copy (redirect, map) gets a new copy, swapped
+ * in atomically, whatever changed.
  */
 static int xdp_replace(struct table *t, struct port_cfg *c,
 		       const struct bpfwd_port *old)
 {
+	const struct xdp_fixed *fixed;
+	struct xdp_fixed fx;
 	struct bpfwd_port p;
 	struct xdp *skel;
+	bool swap;
 	uint32_t id;
 	int err;
 
@@ -426,10 +448,13 @@ static int xdp_replace(struct table *t, struct port_cfg *c,
 		      c->dev);
 		return -ENOENT;
 	}
-	err = xdp_load(t, prog_of(c->mode), extra_of(c->mode), 0, &skel);
+	p = *old;
+	fixed = fixed_of(c, &p, &fx);
+	swap = c->mode != old->mode || fixed;
+	err = xdp_load(t, prog_of(c->mode), extra_of(c->mode), 0, fixed,
+		       &skel);
 	if (err)
 		return err;
-	p = *old;
 	fill_entry(&p, c);
 	p.prio = old->prio;
 	p.flags |= old->flags & (BPFWD_F_CPU_TCX | BPFWD_F_OWN_CLSACT);
@@ -440,7 +465,7 @@ static int xdp_replace(struct table *t, struct port_cfg *c,
 			p_err("%s: write table %s: %s", c->dev, t->dir,
 			      strerror(-err));
 	}
-	if (!err && c->mode != old->mode) {
+	if (!err && swap) {
 		err = xdp_attach(c->in, c->dev,
 				 xdp_prog_fd(skel, prog_of(c->mode)),
 				 generic(c), id);
@@ -451,6 +476,8 @@ static int xdp_replace(struct table *t, struct port_cfg *c,
 	if (err) {
 		if (c->mode != old->mode)
 			maps_clear(t, c->in, old->slot, c->mode, old->mode);
+		else if (old->mode == BPFWD_MODE_MAP)
+			xdp_devmap_set(t, old->slot, old->target);
 		return err;
 	}
 	maps_clear(t, c->in, old->slot, old->mode, c->mode);

@@ -137,7 +137,8 @@ static struct bpf_program *prog_of(struct xdp *skel, enum xdp_prog prog)
 }
 
 int xdp_load(struct table *t, enum xdp_prog prog, enum xdp_prog extra,
-	     uint32_t cpumap_id, struct xdp **skelp)
+	     uint32_t cpumap_id, const struct xdp_fixed *fixed,
+	     struct xdp **skelp)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = t->dir);
 	struct bpf_program *p, *want, *also, *ktp;
@@ -163,6 +164,11 @@ int xdp_load(struct table *t, enum xdp_prog prog, enum xdp_prog extra,
 		return err;
 	}
 	skel->rodata->cpumap_id = cpumap_id;
+	if (fixed) {
+		skel->rodata->fixed_ifindex = fixed->ifindex;
+		skel->rodata->fixed_slot = fixed->slot;
+		skel->rodata->fixed_target = fixed->target;
+	}
 	want = prog_of(skel, prog);
 	also = prog_of(skel, extra);
 	ktp = cpumap_id ? skel->progs.kthread_tp : NULL;
@@ -589,7 +595,7 @@ int xdp_kthread_ensure(struct table *t)
 	close(fd);
 	if (err)
 		return err;
-	err = xdp_load(t, XP_NONE, XP_NONE, info.id, &skel);
+	err = xdp_load(t, XP_NONE, XP_NONE, info.id, NULL, &skel);
 	if (err)
 		return err;
 	link = bpf_program__attach(skel->progs.kthread_tp);

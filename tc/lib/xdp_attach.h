@@ -32,12 +32,25 @@ enum xdp_prog {
 	XP_CPU_THEN,		/* xdp_cpu_then: cpumap program */
 };
 
+/* A copy of xdp.o loaded for one port of mode redirect or map: its
+ * ingress ifindex, slot and target become load-time constants, so that
+ * xdp_redirect and xdp_devmap skip the table lookup for its frames (the
+ * entry stays for show and stats; a replace loads a new copy).
+ */
+struct xdp_fixed {
+	uint32_t ifindex;
+	uint32_t slot;
+	uint32_t target;
+};
+
 /* Opens xdp.o with the table's directory as pin root and loads program
  * @prog, and @extra too (the cpumap or devmap program of a mode); with
- * @cpumap_id the kthread tracepoint program.
+ * @cpumap_id the kthread tracepoint program; with @fixed (may be NULL)
+ * specialised for that port.
  */
 int xdp_load(struct table *t, enum xdp_prog prog, enum xdp_prog extra,
-	     uint32_t cpumap_id, struct xdp **skel);
+	     uint32_t cpumap_id, const struct xdp_fixed *fixed,
+	     struct xdp **skel);
 int xdp_prog_fd(struct xdp *skel, enum xdp_prog prog);
 void xdp_free(struct xdp *skel);
 
