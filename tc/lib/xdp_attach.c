@@ -342,6 +342,7 @@ int xdp_attach(int ifindex, const char *dev, int prog_fd, bool generic,
 {
 	uint32_t flags = mode_flag(generic);
 	int old_fd = -1, err;
+	const char *why;
 
 	if (old_id) {
 		old_fd = bpf_prog_get_fd_by_id(old_id);
@@ -360,20 +361,17 @@ int xdp_attach(int ifindex, const char *dev, int prog_fd, bool generic,
 		close(old_fd);
 	if (!err)
 		return 0;
-	if (err == -EOPNOTSUPP && !generic && !nl_extack[0])
-		snprintf(nl_extack, sizeof(nl_extack),
-			 "no native XDP here; use xdp-mode generic");
+	why = nl_extack();
+	if (err == -EOPNOTSUPP && !generic && !why[0])
+		why = "no native XDP here; use xdp-mode generic";
 	if (err == -EBUSY || err == -EEXIST)
-		snprintf(nl_extack, sizeof(nl_extack),
-			 "another XDP program is there; bpfwd does not replace it");
+		why = "another XDP program is there; bpfwd does not replace it";
 	if (err == -ERANGE && !generic)
 		p_err("%s: attach XDP (native): %s (%s); the frames that arrive may not fit in one page: lower the MTU of the device that sends to %s (its veth peer), or use xdp-mode generic",
-		      dev, strerror(-err), nl_extack[0] ? nl_extack : "MTU",
-		      dev);
-	else if (nl_extack[0])
+		      dev, strerror(-err), why[0] ? why : "MTU", dev);
+	else if (why[0])
 		p_err("%s: attach XDP (%s): %s (%s)", dev,
-		      generic ? "generic" : "native", strerror(-err),
-		      nl_extack);
+		      generic ? "generic" : "native", strerror(-err), why);
 	else
 		p_err("%s: attach XDP (%s): %s", dev,
 		      generic ? "generic" : "native", strerror(-err));
@@ -396,7 +394,7 @@ int xdp_detach(int ifindex, const char *dev, bool generic, uint32_t id)
 		return 0;
 	if (err)
 		p_err("%s: detach XDP: %s%s%s", dev, strerror(-err),
-		      nl_extack[0] ? ": " : "", nl_extack);
+		      nl_extack()[0] ? ": " : "", nl_extack());
 	return err;
 }
 
