@@ -654,26 +654,41 @@ void xdp_pins_gc(struct table *t, uint32_t skip_ifindex)
 	unpin_all(t);
 }
 
+/* One CPU number at @s: -EINVAL when there is none, -ERANGE when it is
+ * not a CPU of this machine (however large: no wrap to 32 bits).
+ */
+static int cpu_num(const char *s, char **end, uint32_t *cpu)
+{
+	unsigned long v;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, end, 10);
+	if (errno == ERANGE || v >= (unsigned long)nr_cpus())
+		return -ERANGE;
+	*cpu = v;
+	return 0;
+}
+
 int parse_cpu_list(const char *s, struct bpfwd_cpus *c)
 {
 	uint32_t lo, hi, cpu, i;
 	char *end;
+	int err;
 
 	memset(c, 0, sizeof(*c));
 	while (*s) {
-		if (*s < '0' || *s > '9')
-			return -EINVAL;
-		lo = hi = strtoul(s, &end, 10);
-		if (*end == '-') {
+		err = cpu_num(s, &end, &lo);
+		hi = lo;
+		if (!err && *end == '-') {
 			s = end + 1;
-			if (*s < '0' || *s > '9')
-				return -EINVAL;
-			hi = strtoul(s, &end, 10);
+			err = cpu_num(s, &end, &hi);
 		}
+		if (err)
+			return err;
 		if (hi < lo || (*end && *end != ','))
 			return -EINVAL;
-		if (hi >= (uint32_t)nr_cpus())
-			return -ERANGE;
 		for (cpu = lo; cpu <= hi; cpu++) {
 			for (i = 0; i < c->count; i++)
 				if (c->cpu[i] == cpu)

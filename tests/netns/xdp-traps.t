@@ -163,6 +163,11 @@ refused "unknown mode" 2 'unknown mode "fast"' port add dev d0 to d1 hook xdp mo
 refused "xdp-mode" 2 'unknown xdp-mode "offload"' port add dev d0 to d1 hook xdp xdp-mode offload
 refused "cpus without value" 2 '"cpus" needs a value' port add dev d0 hook xdp cpus
 refused "cpu out of range" 2 "cpus \"999\": this machine has CPUs 0-" port add dev d0 hook xdp cpus 999
+# numbers past 32 and 64 bits are out of range too, not CPU 0
+for l in 4294967296 0-4294967296 4294967296-0 0,4294967297 18446744073709551616; do
+	refused "cpus $l" 2 "cpus \"$l\": this machine has CPUs 0-" \
+		port add dev d0 hook xdp cpus $l
+done
 refused "cpu twice" 2 'a CPU is listed twice' port add dev d0 hook xdp cpus 0,0
 refused "cpu list garbage" 2 'not a CPU list' port add dev d0 hook xdp cpus 1-
 refused "qsize 0" 2 'qsize "0": out of range' port add dev d0 hook xdp cpus 0 qsize 0
