@@ -246,22 +246,10 @@ uint32_t xdp_our_prog(int ifindex, bool generic)
 	return ours(id) ? id : 0;
 }
 
-/* The XDP limit without multi-buffer: one page holds headroom, frame
- * and skb_shared_info (as veth computes it for its peer's MTU).
- */
-static uint32_t xdp_max_mtu(void)
-{
-	long page = sysconf(_SC_PAGESIZE);
-
-	return page - 256 /* XDP_PACKET_HEADROOM */ - 320 /* shinfo */ -
-	       14 /* ETH_HLEN */;
-}
-
 int xdp_check_in(int ifindex, const char *dev, bool generic)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
 	char name[BPF_OBJ_NAME_LEN] = "?";
-	struct link_info l;
 	uint64_t feat;
 	int err;
 
@@ -289,11 +277,11 @@ int xdp_check_in(int ifindex, const char *dev, bool generic)
 		      dev);
 		return -EOPNOTSUPP;
 	}
-	if (!netdev_link(ifindex, &l) && l.mtu > xdp_max_mtu()) {
-		p_err("%s: MTU %u is too large for native XDP (at most %u: a frame must fit in one page); lower it (ip link set dev %s mtu 1500) or use xdp-mode generic",
-		      dev, l.mtu, xdp_max_mtu(), dev);
-		return -ERANGE;
-	}
+	/* No MTU check: the programs take multi-buffer frames, so a jumbo
+	 * MTU is fine wherever the driver does multi-buffer XDP; a driver
+	 * that does not refuses the program itself, and xdp_attach() prints
+	 * its reason with the fix.  Generic XDP has no MTU limit.
+	 */
 	return 0;
 }
 
@@ -367,7 +355,7 @@ int xdp_attach(int ifindex, const char *dev, int prog_fd, bool generic,
 	if (err == -EBUSY || err == -EEXIST)
 		why = "another XDP program is there; bpfwd does not replace it";
 	if (err == -ERANGE && !generic)
-		p_err("%s: attach XDP (native): %s (%s); the frames that arrive may not fit in one page: lower the MTU of the device that sends to %s (its veth peer), or use xdp-mode generic",
+		p_err("%s: attach XDP (native): %s (%s); the frames that arrive are too large for this driver's XDP: lower the MTU of the device that sends to %s (its veth peer), or use xdp-mode generic",
 		      dev, strerror(-err), why[0] ? why : "MTU", dev);
 	else if (why[0])
 		p_err("%s: attach XDP (%s): %s (%s)", dev,

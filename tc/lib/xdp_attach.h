@@ -6,8 +6,10 @@
  * operator), the XDP-only maps (devmap slots, cpumap CPUs and their
  * lists, the flood group) and the checks that catch the usual XDP traps
  * before anything is changed: someone else's program on the device, no
- * native XDP, an MTU too large for XDP, a target that cannot take XDP
- * frames (a veth whose peer has neither GRO nor an XDP program).
+ * native XDP, a target that cannot take XDP frames (a veth whose peer
+ * has neither GRO nor an XDP program).  The programs take multi-buffer
+ * frames (xdp.frags), so a jumbo MTU is the driver's to refuse, if it
+ * must.
  */
 #ifndef __BPFWD_XDP_ATTACH_H
 #define __BPFWD_XDP_ATTACH_H
@@ -55,7 +57,7 @@ int xdp_prog_fd(struct xdp *skel, enum xdp_prog prog);
 void xdp_free(struct xdp *skel);
 
 /* Checks on the ingress device: no program of someone else's, native
- * XDP when not @generic, an MTU that XDP takes.  One message each.
+ * XDP when not @generic.  One message each.
  */
 int xdp_check_in(int ifindex, const char *dev, bool generic);
 /* Checks that @ifindex can take XDP frames redirected in native mode. */
