@@ -5,7 +5,7 @@
  * in stats and native XDP per device in probe.
  *
  *   port add dev IN to OUT hook xdp [mode redirect|map]
- *            [xdp-mode native|generic]
+ *            [xdp-mode native|generic] [fix-offload]
  *   port add dev IN hook xdp cpus LIST [qsize N] [then pass] [to OUT]
  *   port add dev IN hook xdp mode flood [group N]
  *
@@ -86,6 +86,8 @@ static const struct kw xdp_kws[] = {
 	      "mode flood: the flood group (default 0)"),
 	KW_ENUM("xdp-mode", struct port_cfg, xdp.xdp_mode, xdp_mode_words,
 		NULL, "XDP_MODE", 0, "native (default) or generic XDP"),
+	KW_FLAG("fix-offload", struct port_cfg, xdp.fix_offload, 0,
+		"tx checksumming off on IN's veth peer (the checksum trap)"),
 	KW_END
 };
 
@@ -188,6 +190,14 @@ static int check(struct port_cfg *c, bool replace)
 	}
 	if (!replace) {
 		err = xdp_check_in(c->in, c->dev, generic(c));
+		if (err)
+			return err;
+	}
+	/* a veth peer's partial checksums (native) and GSO frames (both
+	 * modes) would be dropped after the redirect
+	 */
+	if (!replace || c->xdp.fix_offload) {
+		err = xdp_check_offload(c->in, c->dev, c->xdp.fix_offload);
 		if (err)
 			return err;
 	}
@@ -344,6 +354,26 @@ static int xdp_port_detach(struct table *t, uint32_t ifindex,
 	return 0;
 }
 
+/* The program on IN (@old_id: in place of that one), with fix-offload
+ * applied right before and undone when the attach fails.
+ */
+static int attach_prog(struct port_cfg *c, struct xdp *skel,
+		       uint32_t old_id)
+{
+	bool fixed = false;
+	int err = 0;
+
+	if (c->xdp.fix_offload)
+		err = xdp_fix_offload(c->in, c->dev, &fixed);
+	if (!err)
+		err = xdp_attach(c->in, c->dev,
+				 xdp_prog_fd(skel, prog_of(c->mode)),
+				 generic(c), old_id);
+	if (err && fixed)
+		xdp_unfix_offload(c->in);
+	return err;
+}
+
 static int xdp_port_attach(struct table *t, struct port_cfg *c,
 			   struct bpfwd_port *p)
 {
@@ -364,9 +394,7 @@ static int xdp_port_attach(struct table *t, struct port_cfg *c,
 	if (!err && cpu_pass(c))
 		err = tc_part_attach(t, c, p);
 	if (!err)
-		err = xdp_attach(c->in, c->dev,
-				 xdp_prog_fd(skel, prog_of(c->mode)),
-				 generic(c), 0);
+		err = attach_prog(c, skel, 0);
 	xdp_free(skel);
 	if (err) {
 		xdp_port_detach(t, c->in, c->dev, p);
@@ -450,7 +478,7 @@ static int xdp_replace(struct table *t, struct port_cfg *c,
 	}
 	p = *old;
 	fixed = fixed_of(c, &p, &fx);
-	swap = c->mode != old->mode || fixed;
+	swap = c->mode != old->mode || fixed || c->xdp.fix_offload;
 	err = xdp_load(t, prog_of(c->mode), extra_of(c->mode), 0, fixed,
 		       &skel);
 	if (err)
@@ -466,9 +494,7 @@ static int xdp_replace(struct table *t, struct port_cfg *c,
 			      strerror(-err));
 	}
 	if (!err && swap) {
-		err = xdp_attach(c->in, c->dev,
-				 xdp_prog_fd(skel, prog_of(c->mode)),
-				 generic(c), id);
+		err = attach_prog(c, skel, id);
 		if (err)
 			port_put(t, c->in, old, BPF_EXIST);
 	}

@@ -285,6 +285,73 @@ int xdp_check_in(int ifindex, const char *dev, bool generic)
 	return 0;
 }
 
+/* @ifindex's veth link, with its peer's name and tx checksum offload;
+ * -ENODEV for a device that is not a veth.
+ */
+static int veth_peer_csum(int ifindex, struct link_info *l, char *peer,
+			  bool *on)
+{
+	if (netdev_link(ifindex, l) || strcmp(l->kind, "veth"))
+		return -ENODEV;
+	snprintf(peer, IF_NAMESIZE, "PEER");
+	return netdev_peer_tx_csum(l, peer, on);
+}
+
+int xdp_check_offload(int ifindex, const char *dev, bool fix)
+{
+	char peer[IF_NAMESIZE];
+	struct link_info l;
+	bool on = false;
+	int err;
+
+	err = veth_peer_csum(ifindex, &l, peer, &on);
+	if (err == -ENODEV)
+		return 0;
+	if (err) {
+		pr_warn("%s: cannot inspect its veth peer%s (%s): if that peer sends with tx checksum offload on, XDP drops the TCP and UDP it sends; turn it off there (ethtool -K PEER tx-checksumming off)",
+			dev, l.link_other_ns ? " in another namespace" : "",
+			strerror(-err));
+		return 0;
+	}
+	if (!on || fix)
+		return 0;
+	p_err("%s: its veth peer %s%s sends with tx checksum offload, whose unfinished checksums and TSO frames do not survive an XDP redirect (TCP and UDP sent from there would be dropped); turn it off (ethtool -K %s tx-checksumming off), or add fix-offload to have bpfwd do it",
+	      dev, peer, l.link_other_ns ? " (in another namespace)" : "",
+	      peer);
+	return -EOPNOTSUPP;
+}
+
+int xdp_fix_offload(int ifindex, const char *dev, bool *changed)
+{
+	char peer[IF_NAMESIZE];
+	struct link_info l;
+	bool on = false;
+	int err;
+
+	*changed = false;
+	err = veth_peer_csum(ifindex, &l, peer, &on);
+	if (err || !on)
+		return 0;	/* not a veth, or xdp_check_offload() warned */
+	err = netdev_peer_tx_csum_set(&l, false);
+	if (err) {
+		p_err("%s: fix-offload: turn tx checksumming off on veth peer %s: %s",
+		      dev, peer, strerror(-err));
+		return err;
+	}
+	pr_info("%s: fix-offload: tx checksumming is off on veth peer %s%s now",
+		dev, peer, l.link_other_ns ? " (in another namespace)" : "");
+	*changed = true;
+	return 0;
+}
+
+void xdp_unfix_offload(int ifindex)
+{
+	struct link_info l;
+
+	if (!netdev_link(ifindex, &l))
+		netdev_peer_tx_csum_set(&l, true);
+}
+
 int xdp_check_target(int ifindex, const char *dev)
 {
 	char out[IF_NAMESIZE], peer[64];

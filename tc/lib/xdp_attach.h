@@ -60,6 +60,22 @@ void xdp_free(struct xdp *skel);
  * XDP when not @generic.  One message each.
  */
 int xdp_check_in(int ifindex, const char *dev, bool generic);
+/* The veth offload trap: a veth @ifindex whose peer sends with tx
+ * checksum offload hands it CHECKSUM_PARTIAL skbs, whose unfinished
+ * checksums an XDP frame does not carry (native), and TSO skbs larger
+ * than the MTU, which an XDP redirect drops (generic, and native to a
+ * target whose MTU they exceed): the TCP and UDP sent from there never
+ * arrive.  Turning the offload off ends both (TSO needs it).  Refused
+ * (-EOPNOTSUPP, one line with the fix) unless @fix; a peer that cannot
+ * be inspected (its namespace not found) is a warning.  0 for any other
+ * device.
+ */
+int xdp_check_offload(int ifindex, const char *dev, bool fix);
+/* fix-offload: turns tx checksumming off on @ifindex's veth peer when
+ * it is on; *@changed says whether it did, for xdp_unfix_offload().
+ */
+int xdp_fix_offload(int ifindex, const char *dev, bool *changed);
+void xdp_unfix_offload(int ifindex);
 /* Checks that @ifindex can take XDP frames redirected in native mode. */
 int xdp_check_target(int ifindex, const char *dev);
 

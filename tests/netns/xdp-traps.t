@@ -117,16 +117,19 @@ is "$(xdp_prog_on "$dut" br0)" null "bridge as port: no program"
 refused "bridge as target" 1 'd0: target br0 cannot take XDP frames \(its driver, bridge has no ndo_xdp_xmit\)' \
 	port add dev d0 to br0 hook xdp
 
-# one CPU's queue, two sizes
+# one CPU's queue, two sizes (d1's peer s0 keeps tx checksum offload:
+# fix-offload, which a refused command does not apply)
 check "cpumap port d0 on cpu 0, qsize 1024" \
 	bpfwd_ns "$dut" port add dev d0 hook xdp cpus 0 qsize 1024 to d1
-out=$(bpfwd_ns "$dut" port add dev d1 hook xdp cpus 0 qsize 512 2>&1)
+out=$(bpfwd_ns "$dut" port add dev d1 hook xdp cpus 0 qsize 512 fix-offload 2>&1)
 is "$?" 1 "second qsize for cpu 0: exit 1"
 like "$out" 'd1: cpu 0 already queues frames of port d0 with qsize 1024' \
 	"second qsize for cpu 0: names the other port"
 is "$(xdp_prog_on "$dut" d1)" null "second qsize for cpu 0: d1 untouched"
+like "$(in_ns "$sink" ethtool -k s0)" 'tx-checksumming: on' \
+	"second qsize for cpu 0: s0's offload untouched"
 check "the same qsize shares the queue" \
-	bpfwd_ns "$dut" port add dev d1 hook xdp cpus 0 qsize 1024 then pass
+	bpfwd_ns "$dut" port add dev d1 hook xdp cpus 0 qsize 1024 then pass fix-offload
 check "del d1" bpfwd_ns "$dut" port del dev d1
 is "$(bpfwd_ns "$dut" -j port show | jq -r '.[0].cpus')" 0 "d0 keeps its cpu 0"
 is "$(delivered "$sink" 20)" 20 "d0 still forwards through cpu 0's queue"

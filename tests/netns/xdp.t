@@ -286,7 +286,7 @@ topo_del
 # flush takes XDP ports away like any other, programs and pins with them
 xtopo
 bpfwd_ns "$dut" port add dev d0 hook xdp cpus 0 to d1
-bpfwd_ns "$dut" port add dev d1 to d0 hook xdp xdp-mode generic
+bpfwd_ns "$dut" port add dev d1 to d0 hook xdp xdp-mode generic fix-offload
 is "$(bpfwd_ns "$dut" -j port show | jq length)" 2 "flush: two XDP ports"
 check "flush" bpfwd_ns "$dut" port flush
 is "$(xdp_prog_on "$dut" d0) $(xdp_prog_on "$dut" d1)" "null null" "flush: no XDP program left"
