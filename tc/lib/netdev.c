@@ -377,11 +377,29 @@ static int32_t nsid_of(int fd)
 	return talk(NETLINK_ROUTE, nlh, nsid_cb, &id) ? -1 : id;
 }
 
-/* Opens @path if it is the namespace @nsid; else -1. */
-static int ns_match(const char *path, int32_t nsid)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+/* Namespaces already asked about (by inode): most processes share a
+ * few, and each question is a netlink request.
+ */
+struct ns_seen {
+	ino_t ino[64];
+	unsigned int n;
+};
 
+/* Opens @path if it is the namespace @nsid; else -1. */
+static int ns_match(const char *path, int32_t nsid, struct ns_seen *seen)
+{
+	struct stat st;
+	unsigned int i;
+	int fd;
+
+	if (stat(path, &st))
+		return -1;
+	for (i = 0; i < seen->n; i++)
+		if (seen->ino[i] == st.st_ino)
+			return -1;
+	if (seen->n < sizeof(seen->ino) / sizeof(seen->ino[0]))
+		seen->ino[seen->n++] = st.st_ino;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	if (nsid_of(fd) == nsid)
@@ -396,6 +414,7 @@ static int ns_match(const char *path, int32_t nsid)
 static int ns_by_id(int32_t nsid)
 {
 	const char *const dirs[] = { "/run/netns", "/proc" };
+	struct ns_seen seen = { .n = 0 };
 	char path[PATH_MAX];
 	struct dirent *d;
 	int fd = -1;
@@ -410,7 +429,7 @@ static int ns_by_id(int32_t nsid)
 				continue;
 			snprintf(path, sizeof(path), "%s/%s%s", dirs[i],
 				 d->d_name, i == 1 ? "/ns/net" : "");
-			fd = ns_match(path, nsid);
+			fd = ns_match(path, nsid, &seen);
 		}
 		if (dir)
 			closedir(dir);
