@@ -40,9 +40,10 @@ LIB_SRCS := $(wildcard tc/lib/*.c)
 CLI_SRCS := $(filter-out tc/main.c tc/e_bpfwd.c,$(wildcard tc/*.c)) \
 	    $(wildcard tc/bench/*.c)
 OBJS	 := $(patsubst %.c,$(OUTPUT)/%.o,$(LIB_SRCS) $(CLI_SRCS))
-TEST_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/*.c))
-# test-only BPF objects (tests/netns/*.bpf.c -> build/tests/bpf/*.o)
-TEST_BPF := $(patsubst tests/netns/%.bpf.c,$(OUTPUT)/tests/bpf/%.o,$(wildcard tests/netns/*.bpf.c))
+TEST_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(filter-out %.bpf.c,$(wildcard tests/unit/*.c)))
+# test-only BPF objects (tests/{netns,unit}/*.bpf.c -> build/tests/bpf/*.o)
+TEST_BPF := $(patsubst tests/netns/%.bpf.c,$(OUTPUT)/tests/bpf/%.o,$(wildcard tests/netns/*.bpf.c)) \
+	    $(patsubst tests/unit/%.bpf.c,$(OUTPUT)/tests/bpf/%.o,$(wildcard tests/unit/*.bpf.c))
 
 # Debian packages, by name: build, tests, demo
 DEPS	:= clang llvm gcc make pkg-config libbpf-dev libmnl-dev libelf-dev \
@@ -50,7 +51,7 @@ DEPS	:= clang llvm gcc make pkg-config libbpf-dev libmnl-dev libelf-dev \
 	   python3-docutils util-linux procps socat gnuplot-nox tcpdump
 
 .DELETE_ON_ERROR:
-.PHONY: all check test demo bench deps install uninstall clean help man vmtest
+.PHONY: all check test fuzz demo bench deps install uninstall clean help man vmtest
 
 all: $(BPF_OBJS) $(OUTPUT)/bpfwd $(OUTPUT)/e_bpfwd.so
 
@@ -62,6 +63,12 @@ $(OUTPUT)/bpf/%.o: bpf/%.bpf.c $(wildcard bpf/*.h) Makefile
 $(OUTPUT)/%.skel.h: $(OUTPUT)/bpf/%.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $* > $@
+
+# The skeletons are only order-only prerequisites of pattern rules, which
+# makes them intermediate files: make deleted them after the first build,
+# and the next make (or make install) regenerated them and recompiled
+# everything that includes them.  Keep them.
+.SECONDARY: $(SKELS)
 
 $(OUTPUT)/%.o: %.c Makefile | $(SKELS)
 	$(call msg,CC,$@)
@@ -88,6 +95,11 @@ $(OUTPUT)/tests/bpf/%.o: tests/netns/%.bpf.c Makefile
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
+$(OUTPUT)/tests/bpf/%.o: tests/unit/%.bpf.c Makefile
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
 -include $(shell find $(OUTPUT) -name '*.d' 2>/dev/null)
 
 # Installs the Debian packages that are missing (needs root and apt).
@@ -110,6 +122,16 @@ check: deps
 	$(Q)prove $(if $(filter 1,$(V)),-v) --exec '' $(sort $(wildcard $(addsuffix /*.t,$(TESTS_DIRS))))
 
 test: check
+
+# The frame fuzz test at full length: FUZZ_FRAMES random and mutated
+# frames through every section of every packet program in build/bpf/
+# (make check runs a few thousand); FUZZ_SEED=N replays a run.
+FUZZ_FRAMES	?= 100000
+fuzz:
+	$(Q)$(MAKE) --no-print-directory all $(TEST_BINS) $(TEST_BPF)
+	@echo "  FUZZ     $(FUZZ_FRAMES) frames per section"
+	$(Q)FUZZ_FRAMES=$(FUZZ_FRAMES) $(if $(FUZZ_SEED),FUZZ_SEED=$(FUZZ_SEED)) \
+		prove -v --exec '' tests/unit/fuzz.t
 
 # The demo: the bridge comparison of the tc methods, short (under two
 # minutes); make bench: every method, more rounds, kept in results/.
@@ -141,18 +163,27 @@ $(OUTPUT)/man/%.8: man/%.8.rst
 	$(Q)mkdir -p $(@D)
 	$(Q)rst2man $< > $@
 
+# the ABI header for programs that drive the tables (bpftool users, C)
+INCLUDE_DIR	:= $(PREFIX)/include/bpfwd
+COMPLETION_DIR	:= $(PREFIX)/share/bash-completion/completions
+
 install: all man
 	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/lib/bpf \
-		$(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(TC_LIB_DIR)
+		$(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(TC_LIB_DIR) \
+		$(DESTDIR)$(INCLUDE_DIR) $(DESTDIR)$(COMPLETION_DIR)
 	install -m 0755 $(OUTPUT)/bpfwd $(DESTDIR)$(PREFIX)/sbin/bpfwd
 	install -m 0644 $(OUTPUT)/bpf/redirect.o $(DESTDIR)$(PREFIX)/lib/bpf/
 	install -m 0644 $(MANS) $(DESTDIR)$(PREFIX)/share/man/man8/
 	install -m 0755 $(OUTPUT)/e_bpfwd.so $(DESTDIR)$(TC_LIB_DIR)/e_bpfwd.so
+	install -m 0644 bpf/bpfwd.h $(DESTDIR)$(INCLUDE_DIR)/bpfwd.h
+	install -m 0644 completion/bpfwd.bash $(DESTDIR)$(COMPLETION_DIR)/bpfwd
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/sbin/bpfwd $(DESTDIR)$(PREFIX)/lib/bpf/redirect.o \
 		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man8/,$(notdir $(MANS))) \
-		$(DESTDIR)$(TC_LIB_DIR)/e_bpfwd.so
+		$(DESTDIR)$(TC_LIB_DIR)/e_bpfwd.so \
+		$(DESTDIR)$(INCLUDE_DIR)/bpfwd.h $(DESTDIR)$(COMPLETION_DIR)/bpfwd
+	@rmdir $(DESTDIR)$(INCLUDE_DIR) 2>/dev/null || true
 
 vmtest:
 	$(MAKE) -C kernel vmtest $(if $(KERNEL),KERNEL=$(KERNEL))
@@ -164,10 +195,16 @@ help:
 	@echo 'bpfwd make targets:'
 	@echo '  all        build build/bpf/*.o, build/bpfwd, build/e_bpfwd.so (default)'
 	@echo '  check      install missing packages, build, run the tests (prove)'
+	@echo '  test       the same as check'
+	@echo '  fuzz       the frame fuzz test at full length (FUZZ_FRAMES per section, FUZZ_SEED)'
 	@echo '  demo       install missing packages, build, short bench: bridge vs the tc methods'
 	@echo '  bench      the full bench (BENCH_ROUNDS, BENCH_DURATION) into results/: text, JSON, plot'
 	@echo '  deps       install missing Debian packages: $(DEPS)'
-	@echo '  install    install bpfwd, redirect.o, man pages, tc plugin (PREFIX, DESTDIR, TC_LIB_DIR)'
+	@echo '  man        build the man pages into build/man/'
+	@echo '  install    install bpfwd, redirect.o, man pages, tc plugin, bpfwd.h, bash completion'
+	@echo '             (PREFIX, DESTDIR, TC_LIB_DIR)'
+	@echo '  uninstall  remove what install put (same PREFIX, DESTDIR, TC_LIB_DIR)'
 	@echo '  vmtest     boot test kernels in QEMU and run tests/vm (KERNEL=deb61|deb612|patched)'
 	@echo '  clean      remove build/'
+	@echo '  help       this list'
 	@echo 'Variables: V=1 (full commands), OUTPUT=dir (default build/)'

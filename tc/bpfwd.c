@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bpfwd.h"
+#include "objects.h"
 #include "lib/json.h"
 #include "lib/loader.h"
 #include "lib/util.h"

@@ -28,7 +28,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 
-#include "bpfwd.h"
+#include "objects.h"
 #include "lib/json.h"
 #include "lib/params.h"
 #include "lib/pins.h"
@@ -260,6 +260,60 @@ static const char *drop_reason(const struct btf *btf, uint32_t reason)
 	return buf;
 }
 
+/* One event row: names and ifindexes, rates over @secs since @p (the
+ * key's entry in the previous read, NULL if new) and the counts.
+ */
+static void print_event(struct mon *st, const struct mon_entry *e,
+			const struct mon_entry *p, double secs)
+{
+	uint64_t dp = e->v.packets - (p ? p->v.packets : 0);
+	uint64_t de = e->v.events - (p ? p->v.events : 0);
+	struct bpfwd_mon_key k = display_key(&e->k);
+	struct names n;
+
+	names_of(&k, &n);
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "event", "  %-20s",
+		     e->k.event < __BPFWD_EV_MAX ?
+		     event_names[e->k.event] : "?");
+	print_string(PRINT_JSON, "source", NULL,
+		     e->k.flags & BPFWD_MON_F_KFREE ? "kfree_skb" :
+						     "tracepoint");
+	print_string(PRINT_ANY, "dev", " %-15s", n.dev);
+	print_u64(PRINT_JSON, "ifindex", NULL, e->k.ifindex);
+	print_string(PRINT_ANY, "target", " %-15s", n.target);
+	print_string(PRINT_JSON, "target_kind", NULL, n.kind);
+	print_u64(PRINT_JSON, "target_index", NULL, k.target);
+	if (k.kind == BPFWD_TGT_DEV)
+		print_u64(PRINT_JSON, "target_ifindex", NULL, k.target);
+	else
+		print_null(PRINT_JSON, "target_ifindex", NULL);
+	if (!(e->k.flags & BPFWD_MON_F_KFREE))
+		print_u64(PRINT_JSON, "map_id", NULL, e->k.map_id);
+	print_string(PRINT_ANY, "action", " %-16s", n.action);
+	if (e->k.err)
+		print_string(PRINT_ANY, "errno", " %-10s", n.err);
+	else
+		print_null(PRINT_JSON, "errno", NULL);
+	if (!e->k.err)
+		print_string(PRINT_FP, NULL, " %-10s", n.err);
+	print_double(PRINT_JSON, "err", NULL, e->k.err);
+	print_bool(PRINT_JSON, "derived", NULL,
+		   e->k.flags & BPFWD_MON_F_DERIVED);
+	if (e->k.flags & BPFWD_MON_F_KFREE)
+		print_string(PRINT_JSON, "drop_reason", NULL,
+			     drop_reason(st->btf, e->k.map_id));
+	print_double(PRINT_ANY, "packets_per_sec", " %12.0f",
+		     secs > 0 ? dp / secs : 0);
+	print_double(PRINT_JSON, "events_per_sec", NULL,
+		     secs > 0 ? de / secs : 0);
+	print_u64(PRINT_ANY, "packets", " %14llu", e->v.packets);
+	print_u64(PRINT_ANY, "events", " %8llu", e->v.events);
+	print_u64(PRINT_JSON, "processed", NULL, e->v.processed);
+	print_nl();
+	close_json_object();
+}
+
 static void print_interval(struct mon *st, const struct mon_snapshot *cur,
 			   const struct mon_snapshot *prev, double secs)
 {
@@ -289,52 +343,12 @@ static void print_interval(struct mon *st, const struct mon_snapshot *cur,
 	close_json_array();
 	open_json_array("events");
 	for (i = 0; i < cur->n; i++) {
-		const struct mon_entry *e = &cur->e[i], *p = mon_find(prev, &e->k);
-		uint64_t dp = e->v.packets - (p ? p->v.packets : 0);
-		uint64_t de = e->v.events - (p ? p->v.events : 0);
-		struct bpfwd_mon_key k = display_key(&e->k);
-		struct names n;
+		const struct mon_entry *e = &cur->e[i];
 
 		if (!shown++)
 			print_string(PRINT_FP, NULL, "%s\n",
 				     "  EVENT                DEV             TARGET          ACTION           ERRNO         PKT/S        PACKETS   EVENTS");
-		names_of(&k, &n);
-		open_json_object(NULL);
-		print_string(PRINT_ANY, "event", "  %-20s",
-			     e->k.event < __BPFWD_EV_MAX ?
-			     event_names[e->k.event] : "?");
-		print_string(PRINT_JSON, "source", NULL,
-			     e->k.flags & BPFWD_MON_F_KFREE ? "kfree_skb" :
-							     "tracepoint");
-		print_string(PRINT_ANY, "dev", " %-15s", n.dev);
-		print_u64(PRINT_JSON, "ifindex", NULL, e->k.ifindex);
-		print_string(PRINT_ANY, "target", " %-15s", n.target);
-		print_string(PRINT_JSON, "target_kind", NULL, n.kind);
-		print_u64(PRINT_JSON, "target_index", NULL, k.target);
-		if (!(e->k.flags & BPFWD_MON_F_KFREE))
-			print_u64(PRINT_JSON, "map_id", NULL, e->k.map_id);
-		print_string(PRINT_ANY, "action", " %-16s", n.action);
-		if (e->k.err)
-			print_string(PRINT_ANY, "errno", " %-10s", n.err);
-		else
-			print_null(PRINT_JSON, "errno", NULL);
-		if (!e->k.err)
-			print_string(PRINT_FP, NULL, " %-10s", n.err);
-		print_double(PRINT_JSON, "err", NULL, e->k.err);
-		print_bool(PRINT_JSON, "derived", NULL,
-			   e->k.flags & BPFWD_MON_F_DERIVED);
-		if (e->k.flags & BPFWD_MON_F_KFREE)
-			print_string(PRINT_JSON, "drop_reason", NULL,
-				     drop_reason(st->btf, e->k.map_id));
-		print_double(PRINT_ANY, "packets_per_sec", " %12.0f",
-			     secs > 0 ? dp / secs : 0);
-		print_double(PRINT_JSON, "events_per_sec", NULL,
-			     secs > 0 ? de / secs : 0);
-		print_u64(PRINT_ANY, "packets", " %14llu", e->v.packets);
-		print_u64(PRINT_ANY, "events", " %8llu", e->v.events);
-		print_u64(PRINT_JSON, "processed", NULL, e->v.processed);
-		print_nl();
-		close_json_object();
+		print_event(st, e, mon_find(prev, &e->k), secs);
 	}
 	close_json_array();
 	if (!shown)

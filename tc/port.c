@@ -21,7 +21,7 @@
 #include <string.h>
 #include <bpf/bpf.h>
 
-#include "bpfwd.h"
+#include "objects.h"
 #include "hook.h"
 #include "lib/json.h"
 #include "lib/params.h"

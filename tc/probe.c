@@ -20,7 +20,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 
-#include "bpfwd.h"
+#include "objects.h"
 #include "lib/attach.h"
 #include "lib/json.h"
 #include "lib/monitor.h"

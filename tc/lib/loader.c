@@ -16,7 +16,7 @@
 #include "loader.h"
 #include "pins.h"
 #include "util.h"
-#include "../../bpf/bpfwd.h"
+#include "bpfwd.h"	/* the ABI, bpf/bpfwd.h */
 #include "redirect.skel.h"
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt,

@@ -126,6 +126,9 @@ static int link_attr(const struct nlattr *a, void *data)
 	case IFLA_LINK:
 		li->link = mnl_attr_get_u32(a);
 		break;
+	case IFLA_CARRIER:
+		li->carrier = mnl_attr_get_u8(a);
+		break;
 	case IFLA_LINK_NETNSID:
 		li->link_other_ns = true;
 		li->link_netnsid = (int32_t)mnl_attr_get_u32(a);
@@ -155,6 +158,7 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
 
 	li->up = ifi->ifi_flags & IFF_UP;
+	li->carrier = ifi->ifi_flags & IFF_RUNNING;	/* if no IFLA_CARRIER */
 	return mnl_attr_parse(nlh, sizeof(*ifi), link_attr, li);
 }
 

@@ -27,6 +27,7 @@ struct link_info {
 	bool link_other_ns;	/* the peer lives in another namespace */
 	int32_t link_netnsid;	/* that namespace's id here (link_other_ns) */
 	bool up;
+	bool carrier;		/* IFLA_CARRIER: the link is there */
 	char kind[16];		/* "veth", "bridge", ... or empty */
 	uint32_t xdp_prog_id;	/* 0: no XDP program */
 	uint64_t rx_packets, tx_packets, rx_dropped, tx_dropped;

@@ -11,7 +11,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include "../../bpf/bpfwd.h"
+#include "bpfwd.h"	/* the ABI, bpf/bpfwd.h */
 
 struct table {
 	bool stock;		/* tc/globals */

@@ -16,8 +16,6 @@
 #include "util.h"
 #include "json.h"
 
-struct bpfwd_opts opts;
-
 void bpfwd_log(int level, const char *fmt, ...)
 {
 	va_list ap;

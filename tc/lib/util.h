@@ -18,15 +18,7 @@
 #define BPFWD_EXIT_FAIL		1
 #define BPFWD_EXIT_USAGE	2
 
-struct bpfwd_opts {
-	bool json;
-	bool pretty;
-	int verbose;
-	const char *netns;	/* -n NAME, already entered */
-	const char *cmd;	/* "port add" etc, for messages */
-};
-
-extern struct bpfwd_opts opts;
+#include "opts.h"
 
 enum { LOG_WARN, LOG_INFO, LOG_DEBUG };
 

@@ -181,7 +181,7 @@ if bpfwd_ns "$dut" port add dev d0 hook xdp cpus "0-$last" to d1; then
 		"$NCPU" "stats interval text: a moving rate line per listed CPU"
 	# percpu: the same rows per CPU, as rates
 	rates_under_traffic "$R" -j stats dev d0 interval 1 count 1 percpu
-	ge "$(jq -s '[last | .rates[0].cpus[]? | select(.packets > 0)] | length' "$R")" 1 \
+	ge "$(jq -s '[last | .rates[0].cpus[]? | select(.packets_per_sec > 0)] | length' "$R")" 1 \
 		"stats interval percpu: per-CPU packet rates"
 	# a port deleted and added again between two reads: its counters
 	# start from zero, and the rate is what they counted since, not a

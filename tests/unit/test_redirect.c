@@ -50,7 +50,7 @@
 #include "unit_test.h"
 #include "lib/loader.h"
 #include "lib/util.h"
-#include "../../bpf/bpfwd.h"
+#include "bpfwd.h"	/* the ABI, bpf/bpfwd.h */
 #include "redirect.skel.h"
 
 #ifndef ENOTSUPP

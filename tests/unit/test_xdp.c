@@ -39,7 +39,7 @@
 #include "unit_test.h"
 #include "lib/netdev.h"
 #include "lib/util.h"
-#include "../../bpf/bpfwd.h"
+#include "bpfwd.h"	/* the ABI, bpf/bpfwd.h */
 #include "xdp.skel.h"
 
 #define SLOT	7

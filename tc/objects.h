@@ -3,8 +3,8 @@
  *
  * Entry points of the objects (one file each) and the shared main.
  */
-#ifndef __BPFWD_MAIN_H
-#define __BPFWD_MAIN_H
+#ifndef __BPFWD_OBJECTS_H
+#define __BPFWD_OBJECTS_H
 
 int bpfwd_main(int argc, char **argv);	/* argv[0] is the program */
 
@@ -22,4 +22,4 @@ int gen_help(int argc, char **argv);
 int bench_help(int argc, char **argv);
 int monitor_help(int argc, char **argv);
 
-#endif /* __BPFWD_MAIN_H */
+#endif /* __BPFWD_OBJECTS_H */
