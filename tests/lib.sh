@@ -281,7 +281,8 @@ replace_while_sending() {
 			# shellcheck disable=SC2086
 			bpfwd_ns "$dut" port replace dev d0 $spec || fails=$((fails + 1))
 			swaps=$((swaps + 1))
-			echo "$swaps" >"$mark"
+			# whole or not at all: the sender never reads it half written
+			echo "$swaps" >"$mark.new" && mv -f "$mark.new" "$mark"
 		done
 	done
 	wait "$sender"
