@@ -153,7 +153,7 @@ fuzz:
 	$(Q)BPFWD=$(abspath $(OUTPUT))/bpfwd BUILD=$(abspath $(OUTPUT)) $(SAN_ENV) \
 		FUZZ_FRAMES=$(FUZZ_FRAMES) FUZZ_SECONDS=$(FUZZ_SECONDS) \
 		$(if $(FUZZ_SEED),FUZZ_SEED=$(FUZZ_SEED)) \
-		prove -v --exec '' tests/unit/fuzz.t tests/cli/fuzz.t
+		prove -v --exec '' tests/unit/test_fuzz.t tests/cli/fuzz.t
 
 # The demo: the bridge comparison of the tc methods, short (under two
 # minutes); make bench: every method, more rounds, kept in results/.

@@ -190,7 +190,7 @@ ip_inreceives() {
 }
 
 # send_udp NS DST N: N datagrams to DST port 9 (discard) from NS, bash
-# /dev/udp (examples/lib.sh has it as udp_send: tests/examples/lib.t)
+# /dev/udp (examples/example-lib.sh has it as udp_send: tests/examples/lib.t)
 send_udp() {
 	in_ns "$1" bash -c 'for ((i = 0; i < '"$3"'; i++)); do
 		echo bpfwd > /dev/udp/'"$2"'/9; done' 2>/dev/null

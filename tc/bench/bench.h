@@ -26,7 +26,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "lib/monitor.h"
+#include "lib/mon_probes.h"
 
 #define MAX_METHODS	32
 #define MAX_ROUNDS	100
