@@ -243,6 +243,13 @@ _Static_assert(__BPFWD_RT_MAX <= BPFWD_RT_REASONS, "route reasons");
 #define BPFWD_BR_F_VLAN_FILTERING (1U << 1)	/* bridge vlan_filtering 1 */
 #define BPFWD_BR_F_XDP_GENERIC	(1U << 2)	/* hook xdp in skb mode */
 #define BPFWD_BR_F_FORCE	(1U << 3)	/* added over bridge filtering */
+/* br_netfilter looks at bridged IPv4 / IPv6 (bridge-nf-call-iptables or
+ * the bridge's nf_call_iptables, and ip6tables): even without rules it
+ * drops bad headers and trims what follows the IP packet, so the fast
+ * path does the same checks and the same trim
+ */
+#define BPFWD_BR_F_NF_IP4	(1U << 4)
+#define BPFWD_BR_F_NF_IP6	(1U << 5)
 
 /* Value of bpfwd_br (key: the bridge's ifindex, __u32). */
 struct bpfwd_br {
@@ -274,6 +281,7 @@ struct bpfwd_br {
 				 BPFWD_BRP_NEIGH_SUPPRESS | BPFWD_BRP_PROXYARP)
 
 /* STP port states (linux/if_bridge.h BR_STATE_*) */
+#define BPFWD_BR_STATE_LEARNING	2
 #define BPFWD_BR_STATE_FORWARDING 3
 
 /* Value of bpfwd_br_ports (key: the port's ifindex, __u32). */
@@ -302,10 +310,11 @@ struct bpfwd_br_fdb_key {
 #define BPFWD_FDB_EXT_LEARN	(1U << 2)	/* NTF_EXT_LEARNED */
 #define BPFWD_FDB_STICKY	(1U << 3)	/* NTF_STICKY: never moves */
 #define BPFWD_FDB_LOCKED	(1U << 4)	/* NTF_EXT_LOCKED */
-/* entries the kernel moves and ages: a source seen elsewhere drops them */
-#define BPFWD_FDB_KEEP		(BPFWD_FDB_LOCAL | BPFWD_FDB_STATIC | \
-				 BPFWD_FDB_EXT_LEARN | BPFWD_FDB_STICKY | \
-				 BPFWD_FDB_LOCKED)
+/* entries the bridge never ages (the daemon does not refresh them) */
+#define BPFWD_FDB_NO_AGE	(BPFWD_FDB_LOCAL | BPFWD_FDB_STATIC | \
+				 BPFWD_FDB_EXT_LEARN)
+/* entries the bridge never moves to the port a source shows up on */
+#define BPFWD_FDB_NO_MOVE	(BPFWD_FDB_LOCAL | BPFWD_FDB_STICKY)
 
 /* Value of bpfwd_br_fdb. */
 struct bpfwd_br_fdb {
@@ -337,7 +346,8 @@ enum bpfwd_br_counter {
 	BPFWD_BRC_EGRESS	= 12,	/* egress not forwarding, not ours, ... */
 	BPFWD_BRC_ISOLATION	= 13,	/* same port (hairpin) or isolated pair */
 	BPFWD_BRC_MTU		= 14,	/* larger than the egress MTU */
-	BPFWD_BRC_MALFORMED	= 15,	/* shorter than an Ethernet header */
+	BPFWD_BRC_MALFORMED	= 15,	/* shorter than an Ethernet header, or
+					 * an IP header br_netfilter drops */
 	__BPFWD_BRC_MAX		= 16,
 };
 

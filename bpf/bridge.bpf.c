@@ -21,9 +21,9 @@
  *     same bridge, the pair is not isolated, the frame fits its MTU.
  *
  * Every frame counts once, forwarded or passed with its reason.  A moved
- * station's dynamic entry is dropped from the mirror at once, so frames
- * to it go through the bridge until the daemon writes where it is now.
- * Never a drop: anything unclear is passed.
+ * station's entry is dropped from the mirror at once, so frames to it go
+ * through the bridge until the daemon writes where it is now.  Never a
+ * drop: anything unclear is passed.
  */
 #include <stdbool.h>
 #include <linux/bpf.h>
@@ -96,9 +96,18 @@ static __always_inline void count(__u32 bridge, __u32 reason, __u32 len)
 		s->c[BPFWD_BRC_BYTES] += len;
 }
 
-/* The source must be known on the ingress port.  Returns 0 or a reason. */
+/* The source must be known on the ingress port.  Returns 0 or a reason.
+ * A source the mirror has on another port is a station that moved: when
+ * the bridge learns on this port it moves the entry too (br_fdb_update(),
+ * static ones included, sticky and local ones not), so the mirror's entry
+ * goes at once; frames to the station then pass to the bridge until the
+ * daemon writes the new port.  This runs for every frame a port may
+ * learn from, multicast too, as the bridge learns from those as well.
+ */
 static __always_inline __u32 check_src(struct bpfwd_br_fdb_key *k,
-				       const __u8 *src, __u32 in, __u64 now)
+				       const __u8 *src,
+				       const struct bpfwd_br_port *ip,
+				       __u32 in, __u64 now)
 {
 	struct bpfwd_br_fdb *s;
 
@@ -109,7 +118,10 @@ static __always_inline __u32 check_src(struct bpfwd_br_fdb_key *k,
 	if (!s)
 		return BPFWD_BRC_UNKNOWN_SRC;
 	if (s->port != in || (s->flags & BPFWD_FDB_LOCAL)) {
-		if (!(s->flags & BPFWD_FDB_KEEP))
+		if (!(s->flags & BPFWD_FDB_NO_MOVE) &&
+		    (ip->flags & BPFWD_BRP_LEARNING) &&
+		    (ip->state == BPFWD_BR_STATE_FORWARDING ||
+		     ip->state == BPFWD_BR_STATE_LEARNING))
 			bpf_map_delete_elem(&bpfwd_br_fdb, k);
 		return BPFWD_BRC_MOVED_SRC;
 	}
@@ -155,18 +167,71 @@ static __always_inline __u32 check_dst(struct bpfwd_br_fdb_key *k,
 	return 0;
 }
 
+static __always_inline bool csum_ok(const __u16 *w)
+{
+	__u32 sum = 0;
+	int i;
+
+#pragma unroll
+	for (i = 0; i < 10; i++)
+		sum += w[i];
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return sum == 0xffff;
+}
+
+/* br_netfilter's br_validate_ipv4() and br_validate_ipv6(), which run
+ * for bridged IP when bridge-nf-call-ip(6)tables is on, with or without
+ * rules: a header they drop goes to the bridge (it drops it), and *trim
+ * gets the length they cut the frame to (0: as it is).  Returns 0 or a
+ * reason.  IPv4 options and IPv6 hop-by-hop headers go to the bridge.
+ */
+static __always_inline __u32 check_nf(const struct bpfwd_br *br,
+				      struct ethhdr *eth, void *data_end,
+				      __u32 len, __u32 *trim)
+{
+	__u32 ip_len;
+
+	if (eth->h_proto == bpf_htons(ETH_P_IP) &&
+	    (br->flags & BPFWD_BR_F_NF_IP4)) {
+		__u8 *ip = (void *)(eth + 1);
+
+		if ((void *)(ip + 20) > data_end || ip[0] != 0x45 ||
+		    !csum_ok((const __u16 *)ip))
+			return BPFWD_BRC_MALFORMED;
+		ip_len = (ip[2] << 8) | ip[3];
+		if (ip_len < 20 || ip_len + ETH_HLEN > len)
+			return BPFWD_BRC_MALFORMED;
+	} else if (eth->h_proto == bpf_htons(ETH_P_IPV6) &&
+		   (br->flags & BPFWD_BR_F_NF_IP6)) {
+		__u8 *ip6 = (void *)(eth + 1);
+
+		if ((void *)(ip6 + 40) > data_end || (ip6[0] >> 4) != 6 ||
+		    ip6[6] == 0 /* hop-by-hop */)
+			return BPFWD_BRC_MALFORMED;
+		ip_len = ((ip6[4] << 8) | ip6[5]) + 40;
+		if (ip_len + ETH_HLEN > len)
+			return BPFWD_BRC_MALFORMED;
+	} else {
+		return 0;
+	}
+	if (ip_len + ETH_HLEN < len)
+		*trim = ip_len + ETH_HLEN;
+	return 0;
+}
+
 /* The rule.  Returns 0 with *out, the egress ifindex, or a reason; the
  * frame is counted for its bridge either way.
  */
 static __always_inline __u32 br_rule(void *data, void *data_end, __u32 in,
 				     __u32 len, bool gso, bool tagged,
-				     bool xdp, __u32 *out)
+				     bool xdp, __u32 *out, __u32 *trim)
 {
 	struct bpfwd_br_fdb_key k = {};
 	const struct bpfwd_br_port *ip;
 	struct ethhdr *eth = data;
 	struct bpfwd_br *br;
-	__u32 reason;
+	__u32 reason, src;
 	__u64 now;
 
 	ip = bpf_map_lookup_elem(&bpfwd_br_ports, &in);
@@ -187,8 +252,13 @@ static __always_inline __u32 br_rule(void *data, void *data_end, __u32 in,
 		reason = BPFWD_BRC_MALFORMED;
 		goto out;
 	}
-	if (tagged || (br->flags & BPFWD_BR_F_VLAN_FILTERING) ||
-	    eth->h_proto == bpf_htons(ETH_P_8021Q) ||
+	/* with vlan_filtering the fdb is per VLAN: not mirrored here */
+	if (br->flags & BPFWD_BR_F_VLAN_FILTERING) {
+		reason = BPFWD_BRC_VLAN;
+		goto out;
+	}
+	src = check_src(&k, eth->h_source, ip, in, now);
+	if (tagged || eth->h_proto == bpf_htons(ETH_P_8021Q) ||
 	    eth->h_proto == bpf_htons(ETH_P_8021AD)) {
 		reason = BPFWD_BRC_VLAN;
 		goto out;
@@ -203,7 +273,7 @@ static __always_inline __u32 br_rule(void *data, void *data_end, __u32 in,
 		reason = BPFWD_BRC_PORT_STATE;
 		goto out;
 	}
-	reason = check_src(&k, eth->h_source, in, now);
+	reason = src;
 	if (reason)
 		goto out;
 	if (mac_of(eth->h_dest) == br->mac) {
@@ -214,6 +284,8 @@ static __always_inline __u32 br_rule(void *data, void *data_end, __u32 in,
 	 * bridge's is_skb_forwardable() allows
 	 */
 	reason = check_dst(&k, eth->h_dest, ip, in, gso ? 0 : len, xdp, out);
+	if (!reason && (br->flags & (BPFWD_BR_F_NF_IP4 | BPFWD_BR_F_NF_IP6)))
+		reason = check_nf(br, eth, data_end, len, trim);
 out:
 	count(k.bridge, reason, len);
 	return reason;
@@ -224,11 +296,13 @@ int br_tc(struct __sk_buff *skb)
 {
 	void *data = (void *)(long)skb->data;
 	void *data_end = (void *)(long)skb->data_end;
-	__u32 out = 0;
+	__u32 out = 0, trim = 0;
 
 	/* a tag the stack took out of the frame (skb_vlan_untag) */
 	if (br_rule(data, data_end, skb->ifindex, skb->len, skb->gso_size,
-		    skb->vlan_present, false, &out))
+		    skb->vlan_present, false, &out, &trim))
+		return TC_ACT_OK;
+	if (trim && bpf_skb_change_tail(skb, trim, 0))
 		return TC_ACT_OK;
 	return bpf_redirect(out, 0);
 }
@@ -238,10 +312,12 @@ int br_xdp(struct xdp_md *ctx)
 {
 	void *data = (void *)(long)ctx->data;
 	void *data_end = (void *)(long)ctx->data_end;
-	__u32 out = 0;
+	__u32 out = 0, trim = 0;
 
 	if (br_rule(data, data_end, ctx->ingress_ifindex, data_end - data,
-		    false, false, true, &out))
+		    false, false, true, &out, &trim))
+		return XDP_PASS;
+	if (trim && bpf_xdp_adjust_tail(ctx, (int)trim - (int)(data_end - data)))
 		return XDP_PASS;
 	return bpf_redirect(out, 0);
 }

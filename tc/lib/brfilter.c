@@ -78,7 +78,7 @@ static const char *const fam_tool[FAM_N] = {
 	[FAM_ARP] = "arptables", [FAM_BRIDGE] = "ebtables/nft bridge",
 };
 
-static bool sysctl_on(const char *name)
+bool brnl_sysctl_on(const char *name)
 {
 	char path[128], v[8] = "";
 	FILE *f;
@@ -230,7 +230,7 @@ int brnl_filtering(char *why, size_t len)
 				   SO_GET_INFO_ARPT, true);
 	count[FAM_BRIDGE] += ebt_rules();
 	for (i = 0; i < FAM_N; i++) {
-		if (!count[i] || (fam_sysctl[i] && !sysctl_on(fam_sysctl[i])))
+		if (!count[i] || (fam_sysctl[i] && !brnl_sysctl_on(fam_sysctl[i])))
 			continue;
 		if (fam_sysctl[i])
 			snprintf(why, len, "net.bridge.%s is 1 and %s has %u rule%s or drop polic%s here: bridged frames go through them, the fast path's would not (set it to 0 if they are not meant for bridged frames, or add with force)",

@@ -98,9 +98,9 @@ static bool was_refused(struct mirror *d, uint32_t ifindex)
 	return false;
 }
 
-/* A port left forwarding for disabled: the bridge flushes its learned
- * entries (br_stp_disable_port), but not the ones NTF_USE refreshed
- * (added_by_user).  Remove those ourselves, as if learned.
+/* A port whose link went down: the bridge disabled it and flushed its
+ * learned entries (br_stp_disable_port), but not the ones NTF_USE
+ * refreshed (they are added_by_user).  Remove those, as if learned.
  */
 static void flush_refreshed(struct mirror *d, const struct bpfwd_br_port *p,
 			    uint32_t ifindex)
@@ -114,7 +114,7 @@ static void flush_refreshed(struct mirror *d, const struct bpfwd_br_port *p,
 		n = brfdb_list(&d->m, p->bridge, k, v, n);
 		for (i = 0; i < n; i++) {
 			if (v[i].port != ifindex || !v[i].seen ||
-			    (v[i].flags & BPFWD_FDB_KEEP))
+			    (v[i].flags & BPFWD_FDB_NO_AGE))
 				continue;
 			memcpy(mac, &k[i].mac, 8);
 			brnl_fdb_del(ifindex, mac, k[i].vlan);
@@ -154,7 +154,8 @@ static int port_seen(const struct brnl_port *np, void *data)
 	if (w->nseen < MAX_PORTS)
 		w->seen[w->nseen++] = np->ifindex;
 	if ((p.flags & BPFWD_BRP_SYNCED) &&
-	    p.state == BPFWD_BR_STATE_FORWARDING && np->state == 0)
+	    p.state == BPFWD_BR_STATE_FORWARDING && np->state == 0 &&
+	    !np->oper_up)
 		flush_refreshed(d, &p, np->ifindex);
 	keep = p.flags & (BPFWD_BRP_XDP_TX | BPFWD_BRP_OWN_CLSACT);
 	p.flags = keep | np->flags | BPFWD_BRP_SYNCED;
@@ -188,8 +189,14 @@ static void ports_gone(struct mirror *d, struct link_walk *w)
 	}
 }
 
+/* The bridges' own settings: address, vlan_filtering, and whether
+ * br_netfilter looks at their IP frames (sysctls have no events: this
+ * runs with every heartbeat).
+ */
 static void bridges_update(struct mirror *d)
 {
+	bool nf4 = brnl_sysctl_on("bridge-nf-call-iptables");
+	bool nf6 = brnl_sysctl_on("bridge-nf-call-ip6tables");
 	uint32_t br[MAX_BR];
 	int n = br_list(&d->m, br, MAX_BR), i;
 
@@ -210,9 +217,14 @@ static void bridges_update(struct mirror *d)
 		if (nb.vlan_filtering && !(b.flags & BPFWD_BR_F_VLAN_FILTERING))
 			logmsg("%s: vlan_filtering is on: every frame goes through the bridge",
 			       nb.name);
-		b.flags &= ~BPFWD_BR_F_VLAN_FILTERING;
+		b.flags &= ~(BPFWD_BR_F_VLAN_FILTERING | BPFWD_BR_F_NF_IP4 |
+			     BPFWD_BR_F_NF_IP6);
 		if (nb.vlan_filtering)
 			b.flags |= BPFWD_BR_F_VLAN_FILTERING;
+		if (nf4 || nb.nf_ip4)
+			b.flags |= BPFWD_BR_F_NF_IP4;
+		if (nf6 || nb.nf_ip6)
+			b.flags |= BPFWD_BR_F_NF_IP6;
 		b.mac = mac_key(nb.mac);
 		br_put(&d->m, br[i], &b);
 	}
@@ -360,7 +372,7 @@ static void refresh(struct mirror *d)
 		n = brfdb_list(&d->m, 0, k, v, n);
 		for (i = 0; i < n; i++) {
 			if (!v[i].seen || ns - v[i].seen > REFRESH_WINDOW_NS ||
-			    (v[i].flags & BPFWD_FDB_KEEP))
+			    (v[i].flags & BPFWD_FDB_NO_AGE))
 				continue;
 			memcpy(mac, &k[i].mac, 8);
 			brnl_batch_use(&d->batch, v[i].port, mac, k[i].vlan);
@@ -469,6 +481,8 @@ static void tick(struct mirror *d)
 		sync_links(d);
 	}
 	if (d->resync || now() - d->last_beat >= 0.5) {
+		if (!d->resync)
+			bridges_update(d);
 		set_sync(d, !d->resync);
 		d->last_beat = now();
 	}

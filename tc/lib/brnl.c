@@ -35,6 +35,7 @@
 #endif
 
 #define BUF_SZ 65536
+#define OPER_UP 6	/* IF_OPER_UP of linux/if.h, which clashes with net/if.h */
 
 typedef int (*msg_cb)(const struct nlmsghdr *nlh, void *data);
 
@@ -135,6 +136,9 @@ int brnl_parse_port(const struct nlmsghdr *nlh, struct brnl_port *p)
 			break;
 		case IFLA_MTU:
 			p->mtu = mnl_attr_get_u32(a);
+			break;
+		case IFLA_OPERSTATE:
+			p->oper_up = u8_of(a) == OPER_UP;
 			break;
 		case IFLA_PROTINFO:
 			if (a->nla_type & NLA_F_NESTED) {
@@ -269,6 +273,10 @@ static void br_info(const struct nlattr *linkinfo, struct brnl_bridge *b)
 				b->vlan_filtering = u8_of(d);
 			if (mnl_attr_get_type(d) == IFLA_BR_AGEING_TIME)
 				b->ageing = mnl_attr_get_u32(d);
+			if (mnl_attr_get_type(d) == IFLA_BR_NF_CALL_IPTABLES)
+				b->nf_ip4 = u8_of(d);
+			if (mnl_attr_get_type(d) == IFLA_BR_NF_CALL_IP6TABLES)
+				b->nf_ip6 = u8_of(d);
 		}
 	}
 }

@@ -23,6 +23,7 @@ struct brnl_port {
 	uint32_t mtu;
 	uint32_t state;		/* BR_STATE_* */
 	uint32_t flags;		/* BPFWD_BRP_* of the bridge's port flags */
+	bool oper_up;		/* IFLA_OPERSTATE up */
 	bool del;		/* RTM_DELLINK: no longer a port */
 };
 
@@ -31,6 +32,7 @@ struct brnl_bridge {
 	uint8_t mac[6];
 	bool is_bridge;
 	bool vlan_filtering;
+	bool nf_ip4, nf_ip6;	/* the bridge's own nf_call_ip(6)tables */
 	uint32_t ageing;	/* centiseconds */
 	char name[16];
 };
@@ -89,5 +91,7 @@ struct mnl_socket *brnl_events_open(void);
  * 0 when none, or -EBUSY with @why filled.
  */
 int brnl_filtering(char *why, size_t len);
+/* Whether br_netfilter's net.bridge.@name is 1 in this namespace. */
+bool brnl_sysctl_on(const char *name);
 
 #endif /* __BPFWD_BRNL_H */
