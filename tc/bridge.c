@@ -97,6 +97,15 @@ static int parse_br(int *argc, char ***argv, const char **br, bool need)
 	return 0;
 }
 
+/* BR alone (optional unless @need), for del, show, fdb show, stats. */
+static int parse_br_only(int argc, char **argv, const char **br, bool need)
+{
+	if (parse_br(&argc, &argv, br, need) ||
+	    kw_parse(no_kws, argc, argv, NULL, NULL))
+		return BPFWD_EXIT_USAGE;
+	return 0;
+}
+
 struct port_list {
 	uint32_t bridge;
 	uint32_t idx[MAX_PORTS];
@@ -319,8 +328,7 @@ static int do_del(int argc, char **argv)
 
 	opts.cmd = "bridge del";
 
-	if (parse_br(&argc, &argv, &br, true) ||
-	    kw_parse(no_kws, argc, argv, NULL, NULL))
+	if (parse_br_only(argc, argv, &br, true))
 		return BPFWD_EXIT_USAGE;
 	if (need_root())
 		return BPFWD_EXIT_FAIL;
@@ -496,8 +504,7 @@ static int do_show(int argc, char **argv)
 
 	opts.cmd = "bridge show";
 
-	if (parse_br(&argc, &argv, &name, false) ||
-	    kw_parse(no_kws, argc, argv, NULL, NULL))
+	if (parse_br_only(argc, argv, &name, false))
 		return BPFWD_EXIT_USAGE;
 	err = open_read(&m, name);
 	if (err)
@@ -686,8 +693,7 @@ static int do_fdb_show(int argc, char **argv)
 
 	opts.cmd = "bridge fdb show";
 
-	if (parse_br(&argc, &argv, &name, false) ||
-	    kw_parse(no_kws, argc, argv, NULL, NULL))
+	if (parse_br_only(argc, argv, &name, false))
 		return BPFWD_EXIT_USAGE;
 	err = open_read(&m, name);
 	if (err)
@@ -802,8 +808,7 @@ static int do_stats_cmd(int argc, char **argv)
 
 	opts.cmd = "bridge stats";
 
-	if (parse_br(&argc, &argv, &name, false) ||
-	    kw_parse(no_kws, argc, argv, NULL, NULL))
+	if (parse_br_only(argc, argv, &name, false))
 		return BPFWD_EXIT_USAGE;
 	json_begin();
 	err = bridge_stats_show(name, NULL);

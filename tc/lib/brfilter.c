@@ -16,7 +16,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -27,6 +26,7 @@
 #include <libmnl/libmnl.h>
 
 #include "brnl.h"
+#include "netdev.h"
 #include "util.h"
 
 /* The legacy getsockopt ABI (linux/netfilter_ipv4/ip_tables.h & co),
@@ -131,31 +131,17 @@ static int nft_msg(const struct nlmsghdr *nlh, void *data)
 
 static void nft_count(uint16_t msg, unsigned int *count)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE], rbuf[MNL_SOCKET_BUFFER_SIZE];
+	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct mnl_socket *nl;
 	struct nfgenmsg *g;
-	uint32_t seq = time(NULL), portid;
-	ssize_t n;
 
 	nlh->nlmsg_type = (NFNL_SUBSYS_NFTABLES << 8) | msg;
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	nlh->nlmsg_seq = seq;
 	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
 	g->nfgen_family = NFPROTO_UNSPEC;
 	g->version = NFNETLINK_V0;
-	nl = mnl_socket_open(NETLINK_NETFILTER);
-	if (!nl)
-		return;
-	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0 ||
-	    mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
-		goto out;
-	portid = mnl_socket_get_portid(nl);
-	while ((n = mnl_socket_recvfrom(nl, rbuf, sizeof(rbuf))) > 0)
-		if (mnl_cb_run(rbuf, n, seq, portid, nft_msg, count) <= 0)
-			break;
-out:
-	mnl_socket_close(nl);
+	/* no nf_tables in the kernel: nothing to count */
+	netdev_talk(NETLINK_NETFILTER, nlh, nft_msg, count);
 }
 
 /* Rules of the legacy tables listed in /proc/net/@names. */

@@ -25,6 +25,7 @@
 
 #include "../../bpf/bpfwd.h"
 #include "brnl.h"
+#include "netdev.h"
 #include "util.h"
 
 #ifndef IFLA_BRPORT_MAB
@@ -34,51 +35,7 @@
 #define NTF_EXT_LOCKED (1 << 1)
 #endif
 
-#define BUF_SZ 65536
 #define OPER_UP 6	/* IF_OPER_UP of linux/if.h, which clashes with net/if.h */
-
-typedef int (*msg_cb)(const struct nlmsghdr *nlh, void *data);
-
-static int talk(int proto, struct nlmsghdr *nlh, msg_cb cb, void *data)
-{
-	static char rbuf[BUF_SZ];
-	struct mnl_socket *nl;
-	uint32_t portid, seq = time(NULL);
-	int err = 0, ret;
-	ssize_t n;
-
-	nl = mnl_socket_open(proto);
-	if (!nl)
-		return -errno;
-	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		err = -errno;
-		goto out;
-	}
-	portid = mnl_socket_get_portid(nl);
-	nlh->nlmsg_seq = seq;
-	nlh->nlmsg_flags |= NLM_F_ACK;
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
-		err = -errno;
-		goto out;
-	}
-	for (;;) {
-		n = mnl_socket_recvfrom(nl, rbuf, sizeof(rbuf));
-		if (n < 0) {
-			err = -errno;
-			break;
-		}
-		ret = mnl_cb_run(rbuf, n, seq, portid, cb, data);
-		if (ret < 0) {
-			err = errno ? -errno : -EPROTO;
-			break;
-		}
-		if (ret == MNL_CB_STOP)
-			break;
-	}
-out:
-	mnl_socket_close(nl);
-	return err;
-}
 
 static uint8_t u8_of(const struct nlattr *a)
 {
@@ -227,7 +184,7 @@ int brnl_dump_ports(brnl_port_cb cb, void *data)
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
 	ifi->ifi_family = AF_BRIDGE;
-	return talk(NETLINK_ROUTE, nlh, port_msg, &pa);
+	return netdev_talk(NETLINK_ROUTE, nlh, port_msg, &pa);
 }
 
 struct fdb_arg {
@@ -256,7 +213,7 @@ int brnl_dump_fdb(brnl_fdb_cb cb, void *data)
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 	ndm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ndm));
 	ndm->ndm_family = AF_BRIDGE;
-	return talk(NETLINK_ROUTE, nlh, fdb_msg, &fa);
+	return netdev_talk(NETLINK_ROUTE, nlh, fdb_msg, &fa);
 }
 
 static void br_info(const struct nlattr *linkinfo, struct brnl_bridge *b)
@@ -318,7 +275,7 @@ int brnl_get_bridge(uint32_t ifindex, struct brnl_bridge *b)
 	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
 	ifi->ifi_family = AF_UNSPEC;
 	ifi->ifi_index = ifindex;
-	return talk(NETLINK_ROUTE, nlh, bridge_msg, b);
+	return netdev_talk(NETLINK_ROUTE, nlh, bridge_msg, b);
 }
 
 static struct nlmsghdr *fdb_msg_put(char *buf, uint16_t type,
@@ -347,7 +304,7 @@ static int fdb_req(uint16_t type, uint16_t flags, uint8_t ntf,
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 
-	return talk(NETLINK_ROUTE,
+	return netdev_talk(NETLINK_ROUTE,
 		    fdb_msg_put(buf, type, flags, ntf, port, mac, vlan),
 		    NULL, NULL);
 }
