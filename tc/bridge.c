@@ -276,6 +276,31 @@ static int add_locked(struct brmaps *m, const char *br,
 	return attach_all(m, pl, &b, made);
 }
 
+/* The maps, created if need be, locked; again if the daemon removed the
+ * pins between the open and the lock (its last bridge had gone).
+ */
+static int open_locked(struct brmaps *m, const char *br)
+{
+	int err, tries;
+
+	for (tries = 0; tries < 3; tries++) {
+		err = brmaps_open(m, true);
+		if (err) {
+			if (err != -EEXIST)
+				p_err("%s: open bridge maps: %s", br,
+				      strerror(-err));
+			return err;
+		}
+		brmaps_lock(m);
+		if (brmaps_pinned(m))
+			return 0;
+		brmaps_unlock(m);
+		brmaps_close(m);
+	}
+	p_err("%s: the bridge maps keep going away", br);
+	return -EAGAIN;
+}
+
 static int do_add(int argc, char **argv)
 {
 	static struct port_list pl;
@@ -294,13 +319,9 @@ static int do_add(int argc, char **argv)
 		return usage_err("xdp-mode applies to hook xdp only");
 	if (need_root() || bridge_resolve(br, &nb, &pl) || checks(br, &c))
 		return BPFWD_EXIT_FAIL;
-	err = brmaps_open(&m, true);
-	if (err) {
-		if (err != -EEXIST)
-			p_err("%s: open bridge maps: %s", br, strerror(-err));
+	err = open_locked(&m, br);
+	if (err)
 		return BPFWD_EXIT_FAIL;
-	}
-	brmaps_lock(&m);
 	err = add_locked(&m, br, &c, &nb, &pl);
 	brmaps_unlock(&m);
 	if (err) {

@@ -17,6 +17,8 @@
 #                                      0800 and 86dd carry a valid IPv4 /
 #                                      IPv6 header, 0800bad one with a bad
 #                                      checksum
+#   stations HOST COUNT                COUNT broadcast frames, each from its
+#                                      own source 02:10:00:00:XX:XX
 #   sh CMD...                          a shell command (bash -c)
 #   sleep SECONDS
 # Every frame carries "bpfwd <line> <n>" so that each one is distinct.
@@ -143,6 +145,15 @@ def main():
                 frame += bytes(max(0, 60 - len(frame)))
                 socks[host].send(frame)
             time.sleep(0.02)
+        elif w[0] == "stations":
+            for n in range(int(w[2])):
+                src = bytes([2, 0x10, 0, 0, n >> 8, n & 0xff])
+                frame = b"\xff" * 6 + src + bytes.fromhex("0806")
+                frame += ("bpfwd %d %d" % (lineno, n)).encode()
+                socks[w[1]].send(frame + bytes(max(0, 60 - len(frame))))
+                if n % 256 == 255:
+                    time.sleep(0.01)
+                    drain(socks, got)
         elif w[0] == "sh":
             subprocess.run(["bash", "-c", line[3:]], check=True)
         elif w[0] == "sleep":

@@ -5,34 +5,37 @@
 # Helpers of the bridge fast path tests (source after tests/lib.sh):
 # a bridge with N ports to N host namespaces, the daemon, its sync.
 
-# br_topo N: namespace $brdut with bridge br0 (address $BR_MAC) and ports
-# p1..pN (address 02:00:00:00:0a:0I), each a veth to eth0 of host
-# namespace $h1..$hN, whose address is 02:00:00:00:00:0I.  GRO is on at the hosts, so XDP can redirect to the
-# ports.  No IP addresses: the only frames are the ones a test sends.
+# br_topo N [TAG]: namespace $brdut with bridge br0 (address $BR_MAC) and
+# ports p1..pN (address 02:00:00:00:0a:0I), each a veth to eth0 of host
+# namespace $h1..$hN, whose address is 02:00:00:00:00:0I.  With TAG the
+# names are $brdutTAG and $h1TAG..  GRO is on at the hosts, so XDP can
+# redirect to the ports.  No IP addresses: the only frames are the ones a
+# test sends.
 BR_MAC=02:00:00:00:0b:00
 br_topo() {
-	local n=$1 i h
-	setup_ns brdut || return 1
-	ip -n "$brdut" link add br0 address $BR_MAC type bridge || return 1
+	local n=$1 tag=${2:-} i h d
+	setup_ns "brdut$tag" || return 1
+	eval "d=\$brdut$tag"
+	ip -n "$d" link add br0 address $BR_MAC type bridge || return 1
 	for ((i = 1; i <= n; i++)); do
-		setup_ns "h$i" || return 1
-		eval "h=\$h$i"
-		ip -n "$brdut" link add "p$i" numtxqueues 1 numrxqueues 1 \
+		setup_ns "h$i$tag" || return 1
+		eval "h=\$h$i$tag"
+		ip -n "$d" link add "p$i" numtxqueues 1 numrxqueues 1 \
 			type veth peer eth0 numtxqueues 1 numrxqueues 1 \
 			netns "$h" || return 1
 		ip -n "$h" link set eth0 address "02:00:00:00:00:0$i" up
-		ip -n "$brdut" link set "p$i" address "02:00:00:00:0a:0$i"
+		ip -n "$d" link set "p$i" address "02:00:00:00:0a:0$i"
 		in_ns "$h" ethtool -K eth0 gro on >/dev/null 2>&1
-		ip -n "$brdut" link set "p$i" master br0 up || return 1
+		ip -n "$d" link set "p$i" master br0 up || return 1
 	done
-	ip -n "$brdut" link set br0 up
+	ip -n "$d" link set br0 up
 }
 
-# br_hosts N: the --host arguments of bridge_frames.py
+# br_hosts N [TAG]: the --host arguments of bridge_frames.py
 br_hosts() {
 	local i h
 	for ((i = 1; i <= $1; i++)); do
-		eval "h=\$h$i"
+		eval "h=\$h$i${2:-}"
 		printf -- '--host h%d=%s ' "$i" "$h"
 	done
 }

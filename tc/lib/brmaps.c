@@ -228,6 +228,14 @@ int brmaps_lock(struct brmaps *m)
 	return flock(m->lock_fd, LOCK_EX) ? -errno : 0;
 }
 
+bool brmaps_pinned(struct brmaps *m)
+{
+	char path[PATH_MAX];
+
+	pin_path(m, BPFWD_MAP_BR, path, sizeof(path));
+	return !access(path, F_OK);
+}
+
 void brmaps_unlock(struct brmaps *m)
 {
 	flock(m->lock_fd, LOCK_UN);

@@ -39,6 +39,11 @@ void brmaps_close(struct brmaps *m);
 /* Removes every pin when no bridge is configured any more. */
 void brmaps_gc(struct brmaps *m);
 int brmaps_lock(struct brmaps *m);
+/* Whether the maps opened are still the pinned ones (the daemon removes
+ * the pins when the last bridge goes; a command that opened them just
+ * before opens them again).
+ */
+bool brmaps_pinned(struct brmaps *m);
 void brmaps_unlock(struct brmaps *m);
 
 int br_get(struct brmaps *m, uint32_t bridge, struct bpfwd_br *b);

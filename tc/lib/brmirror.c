@@ -211,6 +211,7 @@ static void bridges_update(struct mirror *d)
 			       br[i]);
 			brfdb_flush(&d->m, br[i], 0);
 			br_put(&d->m, br[i], NULL);
+			d->links_dirty = true;	/* its ports: detached */
 			bpf_map_delete_elem(d->m.stats_fd, &br[i]);
 			continue;
 		}
@@ -455,7 +456,8 @@ static void tick(struct mirror *d)
 		d->resync = true;
 	}
 	brmaps_lock(&d->m);
-	if (!br_list(&d->m, NULL, 0)) {
+	if (!br_list(&d->m, NULL, 0) &&
+	    !brport_list(&d->m, 0, NULL, NULL, 0)) {
 		/* nothing configured (the pins may be gone): look again later */
 		brmaps_unlock(&d->m);
 		brmaps_close(&d->m);
@@ -485,6 +487,18 @@ static void tick(struct mirror *d)
 			bridges_update(d);
 		set_sync(d, !d->resync);
 		d->last_beat = now();
+	}
+	if (d->links_dirty)
+		sync_links(d);
+	if (!br_list(&d->m, NULL, 0)) {
+		/* its last bridge was deleted: the pins go, as with bridge del */
+		logmsg("no bridge left: the fast path's pins are removed");
+		brmaps_gc(&d->m);
+		brmaps_unlock(&d->m);
+		brmaps_close(&d->m);
+		d->open = false;
+		d->nbr = 0;
+		return;
 	}
 	brmaps_unlock(&d->m);
 }
