@@ -27,7 +27,6 @@
 
 #include "bpfwd.h"
 #include "bridge.h"
-#include "lib/attach.h"
 #include "lib/brmaps.h"
 #include "lib/brmirror.h"
 #include "lib/brnl.h"
@@ -157,13 +156,11 @@ static int bridge_resolve(const char *br, struct brnl_bridge *nb,
 
 static int checks(const char *br, const struct add_cfg *c)
 {
+	int err = bridge_hook_check(br, c->hook);
 	char why[512];
 
-	if (c->hook == BPFWD_HOOK_TCX && !kernel_has_tcx()) {
-		p_err("%s: this kernel has no tcx (needs Linux 6.6 or later); use hook tc",
-		      br);
-		return -EOPNOTSUPP;
-	}
+	if (err)
+		return err;
 	if (!c->force && brnl_filtering(why, sizeof(why))) {
 		p_err("%s: %s", br, why);
 		return -EBUSY;
@@ -467,6 +464,11 @@ static void show_bridge(struct brmaps *m, uint32_t bridge,
 	print_u64(PRINT_ANY, "daemon", " daemon %llu", b->daemon);
 	print_bool(PRINT_ANY, "vlan_filtering", " vlan_filtering %s",
 		   b->flags & BPFWD_BR_F_VLAN_FILTERING);
+	/* br_netfilter's checks the fast path repeats for IPv4 / IPv6 */
+	print_bool(PRINT_ANY, "nf_call_iptables", " nf_call_iptables %s",
+		   b->flags & BPFWD_BR_F_NF_IP4);
+	print_bool(PRINT_ANY, "nf_call_ip6tables", " nf_call_ip6tables %s",
+		   b->flags & BPFWD_BR_F_NF_IP6);
 	print_u64(PRINT_ANY, "fdb", " fdb %llu",
 		  brfdb_list(m, bridge, NULL, NULL, 0));
 	if (b->flags & BPFWD_BR_F_FORCE)

@@ -25,6 +25,21 @@
 #define BR_PROG_NAME	"br_tc"
 #define BR_XDP_NAME	"br_xdp"
 
+const char *br_hook_name(uint32_t hook)
+{
+	return hook_name(hook);
+}
+
+int bridge_hook_check(const char *br, uint32_t hook)
+{
+	if (hook == BPFWD_HOOK_TCX && !kernel_has_tcx()) {
+		p_err("%s: this kernel has no tcx (needs Linux 6.6 or later); use hook tc",
+		      br);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 /* attach.h keeps tcx links under a table's directory: ours */
 static void fake_table(struct brmaps *m, struct table *t)
 {

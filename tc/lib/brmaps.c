@@ -2,9 +2,7 @@
 /* Copyright (c) 2026 The bpfwd authors
  *
  * The bridge fast path's pins (see brmaps.h): its maps, its two
- * programs, the lock, and the one place that attaches and detaches the
- * program on a bridge port, through the tc, tcx and XDP machinery of
- * attach.h and xdp.h.
+ * programs and the lock.  Attaching is in brattach.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,13 +15,11 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "attach.h"
 #include "brmaps.h"
 #include "nl.h"
 #include "pins.h"
 #include "ports.h"
 #include "util.h"
-#include "xdp.h"
 #include "bridge.skel.h"
 
 #define BR_TC_PRIO	1
@@ -412,9 +408,4 @@ void mac_str(uint64_t key, char *buf)
 	memcpy(m, &key, 8);
 	snprintf(buf, 18, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2],
 		 m[3], m[4], m[5]);
-}
-
-const char *br_hook_name(uint32_t hook)
-{
-	return hook_name(hook);
 }

@@ -92,6 +92,9 @@ int bridge_port_check(uint32_t ifindex, const struct bpfwd_br *b);
  */
 bool bridge_xdp_target_ok(uint32_t ifindex, bool quiet);
 
+/* In brattach.c, with everything that uses attach.h and xdp.h: */
 const char *br_hook_name(uint32_t hook);
+/* The hook works on this kernel; else one message and -EOPNOTSUPP. */
+int bridge_hook_check(const char *br, uint32_t hook);
 
 #endif /* __BPFWD_BRMAPS_H */
