@@ -12,11 +12,13 @@
 #   bridge_frames.py --host h1=NS1 ... --mac NAME=MAC ... --out DIR SCRIPT
 #
 # Script lines ('#' comments):
-#   send HOST DST SRC [TYPE [COUNT]]   DST/SRC: a MAC or a --mac NAME;
+#   send HOST DST SRC [TYPE [COUNT [SIZE]]]
+#                                      DST/SRC: a MAC or a --mac NAME;
 #                                      TYPE: hex ethertype (default 0800);
 #                                      0800 and 86dd carry a valid IPv4 /
 #                                      IPv6 header, 0800bad one with a bad
-#                                      checksum
+#                                      checksum; SIZE: bytes of payload
+#                                      (default: just the marker)
 #   stations HOST COUNT                COUNT broadcast frames, each from its
 #                                      own source 02:10:00:00:XX:XX
 #   sh CMD...                          a shell command (bash -c)
@@ -139,8 +141,10 @@ def main():
         if w[0] == "send":
             host, dst, src = w[1], mac(w[2], macs), mac(w[3], macs)
             etype = w[4] if len(w) > 4 else "0800"
+            size = int(w[6]) if len(w) > 6 else 0
             for n in range(int(w[5]) if len(w) > 5 else 1):
                 payload = ("bpfwd %d %d" % (lineno, n)).encode()
+                payload += bytes(max(0, size - len(payload)))
                 frame = dst + src + l3(etype, payload, src, dst)
                 frame += bytes(max(0, 60 - len(frame)))
                 socks[host].send(frame)

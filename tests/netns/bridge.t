@@ -6,7 +6,8 @@
 # unknown unicast, broadcast, multicast, ARP, IPv6 ND, STP BPDU and other
 # 01:80:c2 frames, frames for the bridge itself, a station that moves, an
 # fdb entry deleted, static entries, ports disabled and learning,
-# isolated ports, hairpin, learning and flooding off, an fdb flush) goes
+# isolated ports, hairpin, learning and flooding off, a smaller MTU, an
+# IPv4 header br_netfilter drops, an fdb flush) goes
 # through a 4-port bridge without bpfwd, then with `bpfwd bridge add` on
 # tc, tcx and xdp.  Every host must receive the same frames in the same
 # order, and the counters must show that the known unicast took the fast
@@ -137,6 +138,15 @@ sleep 0.3
 send h1 mx m1 0800 2
 send h1 m4 m1 0800 2
 sh bridge -n "$DUT" link set dev p4 flood on
+# a port with a smaller MTU: the bridge drops what does not fit
+sh ip -n "$DUT" link set p4 mtu 200
+sleep 0.3
+send h1 m4 m1 0800 2 150
+send h1 m4 m1 0800 2 400
+send h1 m4 m1 86dd 2 400
+sh ip -n "$DUT" link set p4 mtu 1500
+sleep 0.3
+send h1 m4 m1 0800 2 400
 # fdb flush: everything unknown again
 sh ip -n "$DUT" link set br0 type bridge fdb_flush
 sleep 0.3
@@ -207,6 +217,8 @@ for hook in ${BR_HOOKS:-tc tcx xdp}; do
 	ge "$(stat_of $hook moved_src)" 2 "$hook: a moved station went to the bridge"
 	ge "$(stat_of $hook port_state)" 6 "$hook: frames of a disabled or learning port went to the bridge"
 	ge "$(stat_of $hook isolation)" 3 "$hook: isolated and hairpin frames went to the bridge"
+	is "$(stat_of $hook mtu)" 4 "$hook: frames larger than the egress MTU went to the bridge"
+	is "$(stat_of $hook malformed)" 2 "$hook: the bad IPv4 checksum went to the bridge"
 	is "$(stat_of $hook stale)" 0 "$hook: no frame met a stale mirror"
 done
 
