@@ -42,7 +42,7 @@ struct mirror {
 	uint32_t br[MAX_BR];	/* configured bridges, synced once */
 	int nbr;
 	bool links_dirty, resync;
-	double last_resync, last_beat;
+	double last_resync, last_beat, last_refresh;
 	/* ports the checks refused: logged once */
 	uint32_t refused[64];
 	int nrefused;
@@ -556,8 +556,11 @@ int brmirror_run(void)
 	pfd.events = POLLIN;
 	while (!stop_signal) {
 		tick(&d);
-		if (d.open && !d.resync)
+		/* once a second, however many events come */
+		if (d.open && !d.resync && now() - d.last_refresh >= 1.0) {
 			refresh(&d);
+			d.last_refresh = now();
+		}
 		if (poll(&pfd, 1, 1000) > 0) {
 			if (d.open)
 				brmaps_lock(&d.m);
