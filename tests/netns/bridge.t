@@ -48,6 +48,10 @@ send h4 m1 m4 86dd 10
 send h1 m3 m1 0806 5
 # unknown unicast: flooded
 send h2 mx m2 0800 3
+# tagged frames: without vlan_filtering forwarded by MAC, tag and all
+send h1 m2 m1 8100:10 3
+send h3 m4 m3 8100:20 2
+send h2 bcast m2 8100:10 1
 # an IPv4 header br_netfilter drops (bad checksum), known stations
 send h1 m2 m1 0800bad 2
 # multicast, IPv6 ND solicitation, broadcast
@@ -161,6 +165,9 @@ play() {
 	topo_del
 	br_topo $N || return 1
 	export DUT=$brdut
+	if [ -n "${VF:-}" ]; then
+		ip -n "$brdut" link set br0 type bridge vlan_filtering 1 || return 1
+	fi
 	if [ "$hook" != none ]; then
 		br_daemon_start "$brdut"
 		bpfwd_ns "$brdut" bridge add br0 hook "$hook" || return 1
@@ -177,14 +184,15 @@ play() {
 	fi
 }
 
-# same NAME: every host got what it got on the plain bridge
+# same NAME [BASE]: every host got what it got on the plain bridge (the
+# run named BASE, plain by default)
 same() {
-	local i diffs=0
+	local i diffs=0 base=${2:-plain}
 	for ((i = 1; i <= N; i++)); do
-		if ! cmp -s "$TMPDIR_T/plain/h$i" "$TMPDIR_T/$1/h$i"; then
+		if ! cmp -s "$TMPDIR_T/$base/h$i" "$TMPDIR_T/$1/h$i"; then
 			diffs=$((diffs + 1))
 			diag "$1: h$i differs from the plain bridge:"
-			diff "$TMPDIR_T/plain/h$i" "$TMPDIR_T/$1/h$i" | head -5 |
+			diff "$TMPDIR_T/$base/h$i" "$TMPDIR_T/$1/h$i" | head -5 |
 				sed 's/^/#   /'
 		fi
 	done
@@ -222,7 +230,24 @@ for hook in ${BR_HOOKS:-tc tcx xdp}; do
 	is "$(stat_of $hook stale)" 0 "$hook: no frame met a stale mirror"
 done
 
-skip "tagged frames with vlan_filtering: this kernel has no bridge VLAN filtering (vlan_filtering 1: Operation not supported)"
+tagged=$(grep -c '^.\{24\}8100000a' "$TMPDIR_T/plain/h2")
+is "$tagged" 3 "plain bridge: tagged frames arrive with their tag (VLAN 10 to h2)"
+
+# vlan_filtering 1: the mirror is not per VLAN, every frame must pass to
+# the bridge (reason vlan) and arrive as the plain VLAN-aware bridge
+# delivers it, tags included
+if ! in_ns "$brdut" ip link add bpfwdvf type bridge vlan_filtering 1 2>/dev/null; then
+	skip "vlan_filtering: this kernel has no bridge VLAN filtering (vlan_filtering 1: Operation not supported)"
+else
+	in_ns "$brdut" ip link del bpfwdvf
+	if VF=1 play vplain none && VF=1 play vtc tc; then
+		same vtc vplain
+		is "$(stat_of vtc forwarded)" 0 "vlan_filtering: nothing on the fast path"
+		ge "$(stat_of vtc vlan)" 100 "vlan_filtering: every frame passed as vlan"
+	else
+		not_ok "vlan_filtering: frame set played"
+	fi
+fi
 
 # ---- the daemon killed under traffic, then restarted ----
 topo_del
