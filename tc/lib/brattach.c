@@ -129,9 +129,14 @@ int bridge_port_check(uint32_t ifindex, const struct bpfwd_br *b)
 		      dev);
 		return -EBUSY;
 	}
-	if (b->hook == BPFWD_HOOK_XDP)
-		return xdp_check_in(ifindex, dev,
-				    b->flags & BPFWD_BR_F_XDP_GENERIC) ? -EBUSY : 0;
+	if (b->hook != BPFWD_HOOK_XDP)
+		return 0;
+	if (xdp_check_in(ifindex, dev, b->flags & BPFWD_BR_F_XDP_GENERIC))
+		return -EBUSY;
+	/* native XDP redirects to the port: it must take XDP frames */
+	if (!(b->flags & BPFWD_BR_F_XDP_GENERIC) &&
+	    !bridge_xdp_target_ok(ifindex, false))
+		return -EOPNOTSUPP;
 	return 0;
 }
 

@@ -90,6 +90,12 @@ else
 	skip "ip could not attach xdp.o to p1 (someone else's XDP program)"
 fi
 
+# native XDP to a port whose veth peer has neither GRO nor XDP
+in_ns "$h2" ethtool -K eth0 gro off >/dev/null 2>&1
+fails 1 'bridge add p2: target p2 cannot take XDP frames: its veth peer .*has neither GRO nor an XDP program' \
+	"hook xdp: a port that cannot take XDP frames" bridge add br0 hook xdp
+in_ns "$h2" ethtool -K eth0 gro on >/dev/null 2>&1
+
 # bridge filtering the fast path would bypass
 if in_ns "$brdut" nft add table bridge filt 2>/dev/null &&
    in_ns "$brdut" nft add chain bridge filt fw '{ type filter hook forward priority 0; }' &&
