@@ -25,7 +25,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
-#include "bpfwd.h"
+#include "objects.h"
 #include "bridge.h"
 #include "lib/brmaps.h"
 #include "lib/brmirror.h"

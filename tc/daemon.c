@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bpfwd.h"
+#include "objects.h"
 #include "lib/brmirror.h"
 #include "lib/params.h"
 #include "lib/util.h"
@@ -23,11 +23,8 @@ int daemon_help(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	printf("Usage: bpfwd [ -n NETNS ] daemon\n"
-	       "Mirrors the fdb, port states and flags of the bridges that bpfwd bridge add\n"
-	       "configured in this network namespace into the fast path's maps, follows\n"
-	       "ports that join or leave, refreshes the fdb entries of stations on the fast\n"
-	       "path and writes the heartbeat.  Runs in the foreground until SIGTERM.\n");
+	/* what it does: bpfwd-daemon(8) */
+	printf("Usage: bpfwd daemon\n");
 	return BPFWD_EXIT_OK;
 }
 

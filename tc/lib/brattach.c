@@ -2,8 +2,8 @@
 /* Copyright (c) 2026 The bpfwd authors
  *
  * Attaching the bridge fast path to a port: the one place that calls the
- * tc, tcx and XDP attach machinery (attach.h, xdp.h) for bridges, and
- * the checks that come before it.
+ * tc, tcx and XDP attach machinery (attach.h, xdp_attach.h) for bridges,
+ * and the checks that come before it.
  */
 #include <errno.h>
 #include <limits.h>
@@ -19,7 +19,7 @@
 #include "nl.h"
 #include "ports.h"
 #include "util.h"
-#include "xdp.h"
+#include "xdp_attach.h"
 
 #define BR_TC_PRIO	1
 #define BR_PROG_NAME	"br_tc"
@@ -27,7 +27,15 @@
 
 const char *br_hook_name(uint32_t hook)
 {
-	return hook_name(hook);
+	switch (hook) {
+	case BPFWD_HOOK_TC:
+		return "tc";
+	case BPFWD_HOOK_TCX:
+		return "tcx";
+	case BPFWD_HOOK_XDP:
+		return "xdp";
+	}
+	return "?";
 }
 
 int bridge_hook_check(const char *br, uint32_t hook)
@@ -158,11 +166,11 @@ static int attach_one(struct brmaps *m, const struct bpfwd_br *b,
 		r.t = &t;
 		r.ifindex = ifindex;
 		r.dev = dev;
-		r.hook = b->hook;
 		r.prio = BR_TC_PRIO;
 		r.prog_fd = fd;
 		r.prog_name = BR_PROG_NAME;
-		err = attach_port(&r);
+		err = b->hook == BPFWD_HOOK_TCX ? tcx_attach(&r) :
+						  tc_filter_attach(&r);
 		*own_clsact = r.own_clsact;
 	}
 	close(fd);
@@ -216,10 +224,12 @@ int bridge_detach(struct brmaps *m, uint32_t ifindex)
 		bool generic = b.flags & BPFWD_BR_F_XDP_GENERIC;
 
 		err = xdp_detach(ifindex, dev, generic, our_xdp(ifindex, generic));
-	} else {
+	} else if (p.hook == BPFWD_HOOK_TCX) {
 		fake_table(m, &t);
-		err = detach_port(&t, ifindex, dev, false, p.hook, BR_TC_PRIO,
-				  p.flags & BPFWD_BRP_OWN_CLSACT);
+		err = tcx_detach(&t, ifindex, dev, false);
+	} else {
+		err = tc_filter_detach(ifindex, dev, false, BR_TC_PRIO,
+				       p.flags & BPFWD_BRP_OWN_CLSACT);
 	}
 	if (!err)
 		brport_put(m, ifindex, NULL);
@@ -236,6 +246,9 @@ bool bridge_attached(struct brmaps *m, uint32_t ifindex,
 		br_get(m, p->bridge, &b);
 		return our_xdp(ifindex, b.flags & BPFWD_BR_F_XDP_GENERIC);
 	}
-	fake_table(m, &t);
-	return port_attached(&t, ifindex, false, p->hook, BR_TC_PRIO);
+	if (p->hook == BPFWD_HOOK_TCX) {
+		fake_table(m, &t);
+		return tcx_attached(&t, ifindex, false);
+	}
+	return tc_filter_attached(ifindex, false, BR_TC_PRIO);
 }
