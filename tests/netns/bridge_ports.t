@@ -32,6 +32,13 @@ script() {
 	echo "$f"
 }
 
+# under_traffic: waits until the fast path has carried a frame of the
+# player started last (then the change comes while it sends)
+under_traffic() {
+	wait_for $(($(br_counter "$brdut" br0 forwarded) + 1)) \
+		br_counter "$brdut" br0 forwarded || diag "no traffic on the fast path yet"
+}
+
 got() {
 	wc -l <"$TMPDIR_T/$1/$2"
 }
@@ -88,7 +95,7 @@ long=$(for ((i = 0; i < 8; i++)); do echo "send h1 m2 m1 0800 20"; echo "sleep 0
 play leave0 "$learn"
 play leave "$steady" &
 player=$!
-sleep 0.4
+under_traffic
 ip -n "$brdut" link set p3 nomaster
 wait $player
 is "$(got leave h2)" 200 "a port left under traffic: all 200 frames arrive"
@@ -104,7 +111,7 @@ check "it joins again" wait_for 1 bash -c \
 play flush0 "$learn"
 play flush "$steady" &
 player=$!
-sleep 0.4
+under_traffic
 ip -n "$brdut" link set br0 type bridge fdb_flush
 wait $player
 is "$(got flush h2)" 200 "fdb flushed under traffic: all 200 frames arrive"
@@ -129,7 +136,7 @@ is "$(bpfwd_ns "$brdut" -j bridge fdb show br0 | jq '[.[] | select(.match | not)
 play del0 "$learn"
 play del "$long" &
 player=$!
-sleep 0.8
+under_traffic
 ip -n "$brdut" link del br0
 wait $player
 ge "$(got del h2)" 1 "frames arrived until the bridge went"
