@@ -158,62 +158,55 @@ int brnl_parse_fdb(const struct nlmsghdr *nlh, struct brnl_fdb *f)
 	return 0;
 }
 
-struct port_arg {
-	brnl_port_cb cb;
+/* The caller's callback of a dump, and its data. */
+struct dump_arg {
+	brnl_port_cb port;
+	brnl_fdb_cb fdb;
 	void *data;
 };
 
-static int port_msg(const struct nlmsghdr *nlh, void *data)
+static int dump_msg(const struct nlmsghdr *nlh, void *data)
 {
-	struct port_arg *pa = data;
+	struct dump_arg *da = data;
 	struct brnl_port p;
+	struct brnl_fdb f;
+	int err = 0;
 
-	if (brnl_parse_port(nlh, &p))
-		return MNL_CB_OK;
-	return pa->cb(&p, pa->data) ? MNL_CB_ERROR : MNL_CB_OK;
+	if (da->port && !brnl_parse_port(nlh, &p))
+		err = da->port(&p, da->data);
+	else if (da->fdb && !brnl_parse_fdb(nlh, &f))
+		err = da->fdb(&f, da->data);
+	return err ? MNL_CB_ERROR : MNL_CB_OK;
+}
+
+/* An AF_BRIDGE dump of @type; ifinfomsg and ndmsg both start with the
+ * family, and are all the request has.
+ */
+static int dump(uint16_t type, size_t hdr, struct dump_arg *da)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	uint8_t *family;
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	family = mnl_nlmsg_put_extra_header(nlh, hdr);
+	*family = AF_BRIDGE;
+	return netdev_talk(NETLINK_ROUTE, nlh, dump_msg, da);
 }
 
 int brnl_dump_ports(brnl_port_cb cb, void *data)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct port_arg pa = { cb, data };
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct ifinfomsg *ifi;
+	struct dump_arg da = { .port = cb, .data = data };
 
-	nlh->nlmsg_type = RTM_GETLINK;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
-	ifi->ifi_family = AF_BRIDGE;
-	return netdev_talk(NETLINK_ROUTE, nlh, port_msg, &pa);
-}
-
-struct fdb_arg {
-	brnl_fdb_cb cb;
-	void *data;
-};
-
-static int fdb_msg(const struct nlmsghdr *nlh, void *data)
-{
-	struct fdb_arg *fa = data;
-	struct brnl_fdb f;
-
-	if (brnl_parse_fdb(nlh, &f))
-		return MNL_CB_OK;
-	return fa->cb(&f, fa->data) ? MNL_CB_ERROR : MNL_CB_OK;
+	return dump(RTM_GETLINK, sizeof(struct ifinfomsg), &da);
 }
 
 int brnl_dump_fdb(brnl_fdb_cb cb, void *data)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct fdb_arg fa = { cb, data };
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct ndmsg *ndm;
+	struct dump_arg da = { .fdb = cb, .data = data };
 
-	nlh->nlmsg_type = RTM_GETNEIGH;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	ndm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ndm));
-	ndm->ndm_family = AF_BRIDGE;
-	return netdev_talk(NETLINK_ROUTE, nlh, fdb_msg, &fa);
+	return dump(RTM_GETNEIGH, sizeof(struct ndmsg), &da);
 }
 
 static void br_info(const struct nlattr *linkinfo, struct brnl_bridge *b)
