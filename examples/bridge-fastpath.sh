@@ -30,8 +30,8 @@
 #   examples/bridge-fastpath.sh -d BR   removes it
 # Environment: BPFWD (default: ../build/bpfwd next to this script, then
 # $PATH), HOOK (tc, tcx or xdp; default tc) for the namespace mode.
-# Needs root, iproute2, ethtool, jq, ping; lib.sh next to this script.
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# Needs root, iproute2, ethtool, jq, ping; example-lib.sh next to this script.
+source "$(dirname "${BASH_SOURCE[0]}")/example-lib.sh"
 
 HOOK=${HOOK:-tc}
 DAEMON=
