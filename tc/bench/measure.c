@@ -65,6 +65,8 @@ static int gen_child(struct bench *b, int ready_fd, int result_fd)
 	memcpy(cfg.dmac, b->sink_mac, 6);
 	inet_pton(AF_INET, "192.0.2.1", &cfg.src);
 	inet_pton(AF_INET, "192.0.2.2", &cfg.dst);
+	if (b->topo->gen)
+		b->topo->gen(b, &cfg);
 	idx = if_nametoindex(b->gen_dev);
 	if (!idx) {
 		fprintf(stderr, "gen %s: no such device\n", b->gen_dev);
@@ -241,7 +243,7 @@ static int run_row(struct bench *b, struct row *r, uint32_t round)
 static void progress(struct bench *b, uint32_t round, struct row *r,
 		     struct sample *s)
 {
-	struct row *bridge = row_named(b, "bridge");
+	struct row *bridge = row_named(b, b->topo->ref);
 
 	if (r->skipped)
 		return;
@@ -254,7 +256,8 @@ static void progress(struct bench *b, uint32_t round, struct row *r,
 		b->rounds, r->m->name, s->mpps);
 	if (bridge && bridge != r && !method_base(r->m)->loop &&
 	    bridge->s[round].done)
-		fprintf(stderr, "  %.2fx bridge", s->mpps / bridge->s[round].mpps);
+		fprintf(stderr, "  %.2fx %s", s->mpps / bridge->s[round].mpps,
+			b->topo->ref_short);
 	fprintf(stderr, "  (gen %.2f Mpps, others %.0f%% CPU%s)\n", s->gen_mpps,
 		s->others, s->noisy ? ", noisy" : "");
 }

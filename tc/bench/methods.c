@@ -15,6 +15,12 @@
  * A row with the monitor running is named OFF+mon-errors (mon-all,
  * mon-nobulk), names OFF in .off and takes MON(): the OFF row set up as
  * it is, with the monitor running (and compared with OFF's limit).
+ *
+ * Rows of another topology than the cross-connect one name it in .topo
+ * (topology bridge, router: topo_bridge.c, topo_router.c); the topology
+ * is up before the rows, which only add their forwarder to it:
+ *
+ *	{ .name = "br-xdp", .desc = "...", BR_FAST("xdp") }
  */
 #include <stddef.h>
 
@@ -31,6 +37,13 @@ const char *const bench_limit_names[] = {
 #define MON(row, which) \
 	.skip = need_mon, .setup = mon_setup, .teardown = mon_teardown, \
 	.off = &row, .mon = which
+
+#define BR_FAST(hk) \
+	.topo = TOPO_BRIDGE, .hook = hk, \
+	.setup = br_fast_setup, .teardown = br_fast_teardown
+#define ROUTE(hk) \
+	.topo = TOPO_ROUTER, .hook = hk, \
+	.setup = route_setup, .teardown = route_teardown
 
 static const struct method bridge = {
 	.name = "bridge",
@@ -139,12 +152,69 @@ static const struct method xdp_drop = {
 	.setup = xdp_drop_setup, .teardown = xdp_drop_teardown,
 };
 
+/* topology bridge: N ports, M stations, all in the fdb */
+static const struct method br_linux = {
+	.name = "br-linux",
+	.desc = "Linux bridge of the N ports, M stations in its fdb (bridge-nf-call-* off)",
+	.topo = TOPO_BRIDGE, .setup = topo_noop, .teardown = topo_noop_down,
+};
+static const struct method br_tc = {
+	.name = "br-tc", .desc = "the bridge with bpfwd bridge add hook tc, bpfwd daemon running",
+	BR_FAST("tc"),
+};
+static const struct method br_tcx = {
+	.name = "br-tcx", .desc = "the bridge with bpfwd bridge add hook tcx, bpfwd daemon running",
+	.skip = need_tcx, BR_FAST("tcx"),
+};
+static const struct method br_xdp = {
+	.name = "br-xdp", .desc = "the bridge with bpfwd bridge add hook xdp, bpfwd daemon running",
+	BR_FAST("xdp"),
+};
+/* topology router: gen and sink in two subnets, R routes */
+static const struct method kernel_fwd = {
+	.name = "kernel-forward", .desc = "the kernel's IPv4 forwarding, R routes",
+	.topo = TOPO_ROUTER, .setup = topo_noop, .teardown = topo_noop_down,
+};
+static const struct method route_tc = {
+	.name = "route-tc", .desc = "bpfwd route add hook tc (bpf_fib_lookup, bpf_redirect)",
+	ROUTE("tc"),
+};
+static const struct method route_tcx = {
+	.name = "route-tcx", .desc = "bpfwd route add hook tcx",
+	.skip = need_tcx, ROUTE("tcx"),
+};
+static const struct method route_xdp = {
+	.name = "route-xdp", .desc = "bpfwd route add hook xdp (native)",
+	ROUTE("xdp"),
+};
+static const struct method xdp_forward_fib = {
+	.name = "xdp-forward-fib",
+	.desc = "xdp-tools' xdp-forward load -f fib-full (native), a peer",
+	.topo = TOPO_ROUTER, .skip = need_xdp_forward,
+	.setup = xdp_forward_setup, .teardown = xdp_forward_teardown,
+};
+
+const struct topology bench_topos[TOPO_N] = {
+	[TOPO_CROSS] = { .name = "cross", .ref = "bridge", .ref_short = "bridge" },
+	[TOPO_BRIDGE] = {
+		.name = "bridge", .ref = "br-linux", .ref_short = "bridge",
+		.build = topo_bridge_build, .counted = topo_bridge_counted,
+		.gen = topo_bridge_gen,
+	},
+	[TOPO_ROUTER] = {
+		.name = "router", .ref = "kernel-forward", .ref_short = "kernel",
+		.build = topo_router_build, .gen = topo_router_gen,
+	},
+};
+
 const struct method *const bench_methods[] = {
 	&bridge, &bridge_nf, &mirred, &redirect, &redirect_fixed, &clone,
 	&tcx, &act, &act_clone, &xdp, &devmap, &cpumap, &cpumap_pass,
 	&redirect_mon_errors, &redirect_mon_all, &xdp_mon_errors, &xdp_mon_all,
 	&xdp_loop, &xdp_loop_mon_errors, &xdp_loop_mon_all,
 	&xdp_loop_mon_nobulk, &tc_drop, &xdp_drop,
+	&br_linux, &br_tc, &br_tcx, &br_xdp,
+	&kernel_fwd, &route_tc, &route_tcx, &route_xdp, &xdp_forward_fib,
 };
 
 const size_t bench_nmethods = ARRAY_SIZE(bench_methods);

@@ -205,11 +205,14 @@ static void print_row_numbers(struct bench *b, struct row *r,
 
 static void print_rows(struct bench *b)
 {
-	struct row *bridge = row_named(b, "bridge");
+	struct row *bridge = row_named(b, b->topo->ref);
 	int i;
 
+	print_string(PRINT_FP, NULL,
+		     "method               status    Mpps   (min    max)   x %-6s",
+		     b->topo->ref_short);
 	print_string(PRINT_FP, NULL, "%s",
-		     "method               status    Mpps   (min    max)   x bridge (min   max)  ns/pkt  cpu ns  of limit (cpu)\n");
+		     " (min   max)  ns/pkt  cpu ns  of limit (cpu)\n");
 	open_json_array("methods");
 	for (i = 0; i < b->nrows; i++) {
 		struct row *r = &b->rows[i];
@@ -305,6 +308,23 @@ static void print_machine(void)
 	close_json_object();
 }
 
+/* The topology keyword's: what the dut is, and the row every ratio is
+ * to (JSON ratio_to_bridge is to it).
+ */
+static void print_topo(struct bench *b)
+{
+	const struct topology *t = b->topo;
+
+	print_string(PRINT_ANY, "dut", ", dut %s", t->name);
+	if (t == &bench_topos[TOPO_BRIDGE]) {
+		print_u64(PRINT_ANY, "ports", " of %llu ports", b->tp.ports);
+		print_u64(PRINT_ANY, "stations", ", %llu stations", b->tp.stations);
+	} else if (t == &bench_topos[TOPO_ROUTER]) {
+		print_u64(PRINT_ANY, "routes", " with %llu routes", b->tp.routes);
+	}
+	print_string(PRINT_ANY, "reference", ", rows x %s", t->ref);
+}
+
 static void print_setup(struct bench *b)
 {
 	int i;
@@ -316,6 +336,7 @@ static void print_setup(struct bench *b)
 	print_u64(PRINT_ANY, "size", ", %llu-byte frames", b->size);
 	print_string(PRINT_ANY, "topology", ", %s", b->own_ns ?
 		     "namespaces gen|dut|sink, one-queue veths" : "given devices");
+	print_topo(b);
 	if (b->gen_cpu >= 0)
 		print_u64(PRINT_ANY, "gen_cpu", ", gen on CPU%llu", b->gen_cpu);
 	if (b->napi_threaded)
@@ -341,7 +362,7 @@ static void print_setup(struct bench *b)
 /* gnuplot's data: one line per row, median, min, max and the label. */
 static void plot_data(struct bench *b, FILE *f)
 {
-	struct row *bridge = row_named(b, "bridge");
+	struct row *bridge = row_named(b, b->topo->ref);
 	int i;
 
 	for (i = 0; i < b->nrows; i++) {
@@ -462,13 +483,15 @@ int save_doc(struct bench *b, double load0, double load1)
 	return 0;
 }
 
-int print_list(void)
+int print_list(const struct topology *t)
 {
 	size_t i;
 
 	json_begin();
 	open_json_array(NULL);
 	for (i = 0; i < bench_nmethods; i++) {
+		if (&bench_topos[bench_methods[i]->topo] != t)
+			continue;
 		open_json_object(NULL);
 		print_string(PRINT_ANY, "name", "%-20s", bench_methods[i]->name);
 		print_string(PRINT_ANY, "description", " %s",
