@@ -4,7 +4,9 @@
  * The traffic generator of bpfwd gen and bpfwd bench, loaded only by
  * bpfwd: gen_xmit, an XDP program run by BPF_PROG_RUN in live-frames
  * mode, stamps a flow's UDP source port (and its checksum) into the
- * template frame and redirects it out of the generator's device.
+ * template frame, with gen_stations the station's destination MAC too
+ * (bench's topology bridge), and redirects it out of the generator's
+ * device.
  * (bench's counters and limit programs are benchsink.bpf.c.)
  *
  * gen_seq counts the frames run, so user space knows how many went out
@@ -77,7 +79,7 @@ int gen_xmit(struct xdp_md *ctx)
 	if (gen_stations > 1) {
 		__u32 lo = gen_dmac_lo + (__u32)(seq % gen_stations);
 
-		/* after the header write-back, which checked 40 bytes */
+		/* after the header write-back: 56 bytes are there */
 		*(__u16 *)(data + 2) = bpf_htons(lo >> 16);
 		*(__u16 *)(data + 4) = bpf_htons(lo & 0xffff);
 	}

@@ -25,6 +25,11 @@
  * the window; they report, beside the bridge ratio, the per-round ratio
  * to that row and the ns per packet the monitor adds.
  *
+ * With topology bridge or router the dut is a Linux bridge of many
+ * ports and stations or a router with many routes (topo_bridge.c,
+ * topo_router.c), and the rows are that topology's, compared with its
+ * reference row (the Linux bridge, the kernel's forwarding).
+ *
  * This file is the command line and the command; bench.h lists the
  * others.
  */
