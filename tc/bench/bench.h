@@ -28,6 +28,7 @@
 #include <net/if.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "lib/mon_probes.h"
@@ -208,6 +209,9 @@ void xdp_forward_teardown(struct bench *b, const struct method *m);
 #define TOPO_STATIONS_MAX 120000	/* the fast path's fdb holds 131072 */
 #define TOPO_ROUTES_MAX	500000
 int topo_mac_of(struct bench *b, int ns, const char *dev, uint8_t *mac);
+/* @tool (ip, bridge) -batch in the dut of the lines @fill writes */
+int topo_batch(struct bench *b, const char *tool,
+	       void (*fill)(struct bench *b, FILE *f));
 int topo_bridge_build(struct bench *b);
 int topo_bridge_counted(struct bench *b);
 void topo_bridge_gen(struct bench *b, struct livegen_cfg *c);

@@ -114,32 +114,44 @@ static int bridge_up(struct bench *b)
 	return RUN(b, NS_DUT, "ip", "link", "set", BENCH_BR, "up");
 }
 
-/* gen's MAC on gen's port, the stations on the sink ports, all static,
- * in one bridge -batch.
- */
-static int stations_add(struct bench *b)
+int topo_batch(struct bench *b, const char *tool,
+	       void (*fill)(struct bench *b, FILE *f))
 {
-	char path[] = "/tmp/bpfwd-bench-fdb-XXXXXX", mac[18];
-	uint8_t m[6];
-	uint32_t i, lo;
-	double t0 = now();
+	char path[] = "/tmp/bpfwd-bench-batch-XXXXXX";
 	int fd, err;
 	FILE *f;
 
 	fd = mkstemp(path);
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		snprintf(b->err, sizeof(b->err), "fdb batch file: %s",
+		snprintf(b->err, sizeof(b->err), "%s batch file: %s", tool,
 			 strerror(errno));
-		if (fd >= 0)
+		if (fd >= 0) {
 			close(fd);
+			unlink(path);
+		}
 		return -EIO;
 	}
+	fill(b, f);
+	err = fclose(f) ? -errno : 0;
+	if (!err)
+		err = RUN(b, NS_DUT, (char *)tool, "-batch", path);
+	unlink(path);
+	return err;
+}
+
+/* gen's MAC on gen's port, the stations on the sink ports, all static */
+static void stations_fill(struct bench *b, FILE *f)
+{
+	uint32_t base = STATION_MAC[2] << 24 | STATION_MAC[3] << 16 |
+			STATION_MAC[4] << 8 | STATION_MAC[5], i, lo;
+	char mac[18];
+	uint8_t m[6];
+
 	mac_fmt(b->tp.gen_mac, mac);
 	fprintf(f, "fdb replace %s dev %s master static\n", mac, b->in_dev);
 	memcpy(m, STATION_MAC, 6);
 	for (i = 0; i < b->tp.stations; i++) {
-		lo = (STATION_MAC[2] << 24 | STATION_MAC[3] << 16 |
-		      STATION_MAC[4] << 8 | STATION_MAC[5]) + i;
+		lo = base + i;
 		m[2] = lo >> 24;
 		m[3] = lo >> 16;
 		m[4] = lo >> 8;
@@ -148,10 +160,13 @@ static int stations_add(struct bench *b)
 		fprintf(f, "fdb replace %s dev %s master static\n", mac,
 			port_of(b, i % (b->tp.ports - 1), false));
 	}
-	err = fclose(f) ? -errno : 0;
-	if (!err)
-		err = RUN(b, NS_DUT, "bridge", "-batch", path);
-	unlink(path);
+}
+
+static int stations_add(struct bench *b)
+{
+	double t0 = now();
+	int err = topo_batch(b, "bridge", stations_fill);
+
 	if (!err)
 		fprintf(stderr, "bench: %u stations in %s's fdb over %u sink ports (%.1f s)\n",
 			b->tp.stations, BENCH_BR, b->tp.ports - 1, now() - t0);

@@ -26,32 +26,23 @@
 #define ROUTES_BASE	0x0a000000	/* 10.0.0.0 */
 
 /* The routes, R lines of one ip -batch. */
-static int routes_add(struct bench *b)
+static void routes_fill(struct bench *b, FILE *f)
 {
-	char path[] = "/tmp/bpfwd-bench-routes-XXXXXX";
-	double t0 = now();
 	uint32_t i, a;
-	int fd, err;
-	FILE *f;
 
-	fd = mkstemp(path);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		snprintf(b->err, sizeof(b->err), "route batch file: %s",
-			 strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -EIO;
-	}
 	for (i = 0; i < b->tp.routes; i++) {
 		a = ROUTES_BASE + i * 32;
 		fprintf(f, "route add %u.%u.%u.%u/27 via 198.51.100.2 dev %s\n",
 			a >> 24, (a >> 16) & 0xff, (a >> 8) & 0xff, a & 0xff,
 			b->out_dev);
 	}
-	err = fclose(f) ? -errno : 0;
-	if (!err)
-		err = RUN(b, NS_DUT, "ip", "-batch", path);
-	unlink(path);
+}
+
+static int routes_add(struct bench *b)
+{
+	double t0 = now();
+	int err = topo_batch(b, "ip", routes_fill);
+
 	if (!err)
 		fprintf(stderr, "bench: %u routes in the dut (%.1f s)\n",
 			b->tp.routes, now() - t0);
