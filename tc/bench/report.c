@@ -390,7 +390,7 @@ static void plot_script(struct bench *b, FILE *g, const char *dat)
 		"set terminal %s size 1000,560\n"
 		"set output '%s'\n"
 		"set title \"bpfwd bench: Mpps reaching the sink, %u rounds x %u s, %u-byte frames\\n"
-		"bars: median, whiskers: min-max, labels: median per-round ratio to the Linux bridge\"\n"
+		"bars: median, whiskers: min-max, labels: median per-round ratio to %s\"\n"
 		"set style data histogram\n"
 		"set style histogram errorbars gap 1 lw 1\n"
 		"set style fill solid 0.6 border -1\n"
@@ -404,7 +404,8 @@ static void plot_script(struct bench *b, FILE *g, const char *dat)
 		"plot '%s' using 2:3:4:xtic(1) lc rgb '#4477aa', "
 		"'' using 0:4:5 with labels offset 0,1 font ',9'\n",
 		svg ? "svg" : "pngcairo", b->plot, b->rounds, b->duration,
-		b->size, dat);
+		b->size, b->topo == &bench_topos[TOPO_CROSS] ? "the Linux bridge" :
+		b->topo->ref, dat);
 }
 
 int plot(struct bench *b)
