@@ -61,6 +61,46 @@ unlike "$(cat "$TMPDIR_T/err")" "passed [0-9]+ to the bridge" \
 is "$(ns_left "$js")" "" "bridge: its namespaces are gone"
 is "$(pgrep -cfx 'bpfwd daemon')" 0 "bridge: no daemon of its left running"
 
+# gen's frames go to the stations round robin and the bridge forwards
+# each to the one sink port its station is on: while br-linux runs, the
+# three sink ports each send a third of what gen's port takes in (a
+# flood would send it all out of every port)
+"$BPFWD" bench topology bridge ports 4 stations 300 method br-linux rounds 1 \
+	duration 4 >/dev/null 2>"$TMPDIR_T/err2" &
+bpid=$!
+for _ in $(seq 100); do
+	grep -q "stations in" "$TMPDIR_T/err2" && break
+	sleep 0.1
+done
+tag=$(sed -n 's/.*bpfwd-bench-{gen,dut,sink}-\([a-z0-9]*\).*/\1/p' "$TMPDIR_T/err2")
+# ports_tx: "RX OUT1 OUT2 OUT3" packets of the dut's ports
+ports_tx() {
+	ip -n "bpfwd-bench-dut-$tag" -s -j link show | jq -r --arg t "$tag" '
+		(.[] | select(.ifname == "bwi-\($t)") | .stats64.rx.packets),
+		(.[] | select(.ifname | test("^bwo[0-9a-f]?-")) | .stats64.tx.packets)' | tr '\n' ' '
+}
+sleep 1
+read -r -a c0 <<<"$(ports_tx)"
+sleep 1
+read -r -a c1 <<<"$(ports_tx)"
+wait "$bpid"
+is "$?" 0 "bench topology bridge method br-linux exits 0"
+if [ "${#c0[@]}" = 4 ] && [ "${#c1[@]}" = 4 ]; then
+	rx=$((c1[0] - c0[0]))
+	sum=0
+	for i in 1 2 3; do
+		d[i]=$((c1[i] - c0[i]))
+		sum=$((sum + d[i]))
+	done
+	ge "$rx" 10000 "br-linux: gen's port took frames in ($rx in 1 s)"
+	is "$(((sum * 10 + rx / 2) / rx))" 10 "br-linux: each frame left by one port ($sum out for $rx in)"
+	for i in 1 2 3; do
+		ge "$((d[i] * 4))" "$sum" "br-linux: sink port $i sent its share (${d[i]} of $sum)"
+	done
+else
+	not_ok "the dut's ports were read while br-linux ran (${c0[*]} / ${c1[*]})"
+fi
+
 # 2. topology router: 100 routes
 js=$("$BPFWD" -j bench topology router routes 100 rounds 1 duration 1 2>"$TMPDIR_T/err")
 rc=$?
