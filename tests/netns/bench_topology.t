@@ -6,7 +6,9 @@
 # bridge (a Linux bridge of N ports with M stations in its fdb, and
 # bpfwd bridge with bpfwd daemon on tc, tcx, xdp) and topology router
 # (R routes, the kernel's forwarding, bpfwd route on tc, tcx, xdp, and
-# xdp-forward where it is installed).  Every row is ok with a positive
+# xdp-forward where it is installed).  gen's frames spread over the
+# stations and the bridge forwards each out of one port (the dut's port
+# counters while br-linux runs).  Every row is ok with a positive
 # rate or skipped with a reason, the fast path rows forwarded on the
 # fast path (bench warns otherwise), the JSON names the topology, and
 # the namespaces, daemons and pins are gone afterwards.  No rate is
