@@ -154,6 +154,7 @@ struct bench {
 		char out[16][IF_NAMESIZE], sink[16][IF_NAMESIZE];
 		uint8_t gen_mac[6], dut_mac[6];
 		pid_t daemon;	/* bpfwd daemon while a bridge row runs */
+		bool fast_on;	/* a row's bridge or route add went in */
 	} tp;
 };
 

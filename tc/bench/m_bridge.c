@@ -187,6 +187,7 @@ int br_fast_setup(struct bench *b, const struct method *m)
 
 	if (RUN(b, NS_DUT, BENCH_SELF, "bridge", "add", BENCH_BR, "hook", (char *)m->hook))
 		return -EIO;
+	b->tp.fast_on = true;
 	fd = mkstemp(log);
 	if (fd < 0)
 		return -errno;
@@ -201,9 +202,12 @@ void br_fast_teardown(struct bench *b, const struct method *m)
 {
 	char err[ERRLEN];
 
-	fast_share(b, m);
-	if (ns_exec(b->ns[NS_DUT], (char *const[]){ BENCH_SELF, "bridge", "del",
-		    BENCH_BR, NULL }, err, sizeof(err)))
-		pr_warn("bench: bpfwd bridge del %s: %s", BENCH_BR, err);
+	if (b->tp.fast_on) {
+		fast_share(b, m);
+		if (ns_exec(b->ns[NS_DUT], (char *const[]){ BENCH_SELF, "bridge",
+			    "del", BENCH_BR, NULL }, err, sizeof(err)))
+			pr_warn("bench: bpfwd bridge del %s: %s", BENCH_BR, err);
+	}
+	b->tp.fast_on = false;
 	daemon_stop(b);
 }

@@ -21,8 +21,11 @@
 
 int route_setup(struct bench *b, const struct method *m)
 {
-	return RUN(b, NS_DUT, BENCH_SELF, "route", "add", "dev", b->in_dev,
-		   "dev", b->out_dev, "hook", (char *)m->hook);
+	int err = RUN(b, NS_DUT, BENCH_SELF, "route", "add", "dev", b->in_dev,
+		      "dev", b->out_dev, "hook", (char *)m->hook);
+
+	b->tp.fast_on = !err;
+	return err;
 }
 
 /* What the fast path did in the row: a line when it passed more than
@@ -64,6 +67,9 @@ void route_teardown(struct bench *b, const struct method *m)
 	char err[ERRLEN];
 	int i;
 
+	if (!b->tp.fast_on)
+		return;
+	b->tp.fast_on = false;
 	fast_share(b, m);
 	for (i = 0; i < 2; i++)
 		if (ns_exec(b->ns[NS_DUT], (char *const[]){ BENCH_SELF, "route",
