@@ -13,6 +13,8 @@
  *   fixed_redir     tc: bpf_redirect() to a target fixed at load time,
  *                   with no table and no counters: what the table-driven
  *                   redirect_xmit is measured against.
+ *   fixed_xdp_redir XDP: the same for the XDP path (the xdp-fixed row,
+ *                   the XDP rows' limit).
  *
  * Each loaded copy has its own bench_cnt, which bench reads around the
  * measured window.
@@ -21,7 +23,7 @@
 #include <linux/pkt_cls.h>
 #include <bpf/bpf_helpers.h>
 
-const volatile __u32 fixed_target;	/* fixed_redir's target ifindex */
+const volatile __u32 fixed_target;	/* fixed_*redir's target ifindex */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -67,6 +69,12 @@ int cnt_xdp_drop(struct xdp_md *ctx)
 
 SEC("tc")
 int fixed_redir(struct __sk_buff *skb)
+{
+	return bpf_redirect(fixed_target, 0);
+}
+
+SEC("xdp")
+int fixed_xdp_redir(struct xdp_md *ctx)
 {
 	return bpf_redirect(fixed_target, 0);
 }

@@ -7,7 +7,7 @@
  *   m_kernel.c  rows the kernel forwards alone (bridge, mirred)
  *   m_port.c    rows bpfwd port sets up (tc, tcx, act, xdp, cpumap)
  *   m_prog.c    rows of bench's own programs (benchsink.o: the fixed
- *               redirect, the limits, xdp-loop) and the sink's counter
+ *               redirects, the limits, xdp-loop) and the sink's counter
  *   m_mon.c     rows with bpfwd monitor running
  *   topo.c      the namespaces and devices gen -- dut -- sink
  *   cpu.c       CPU accounting: others' ticks, the dut's run time
@@ -148,8 +148,9 @@ void port_teardown(struct bench *b, const struct method *m);
 int fixed_setup(struct bench *b, const struct method *m);
 int tc_drop_setup(struct bench *b, const struct method *m);
 void tc_prog_teardown(struct bench *b, const struct method *m);
+int xdp_fixed_setup(struct bench *b, const struct method *m);
 int xdp_drop_setup(struct bench *b, const struct method *m);
-void xdp_drop_teardown(struct bench *b, const struct method *m);
+void xdp_prog_teardown(struct bench *b, const struct method *m);
 const char *need_loop(struct bench *b, const struct method *m);
 int loop_setup(struct bench *b, const struct method *m);
 void loop_teardown(struct bench *b, const struct method *m);

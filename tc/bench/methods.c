@@ -5,7 +5,10 @@
  * one place a method is defined.  To add one, add an entry here: a
  * name, what it is, an optional check that says why it cannot run here,
  * its setup and teardown on the dut (the m_*.c files have one kind of
- * row each) and which limit row it is compared with.  A row driven by
+ * row each) and which limit row it is compared with (the "of limit"
+ * column: tc-drop for the skb path, xdp-fixed, a hard-coded XDP
+ * redirect, for the XDP path; a limit row runs whenever a row compared
+ * with it does).  A row driven by
  * bpfwd port only needs port_setup, port_teardown and its port_spec,
  * e.g. the XDP row:
  *
@@ -22,7 +25,7 @@
 #include "lib/util.h"
 
 const char *const bench_limit_names[] = {
-	[LIMIT_TC] = "tc-drop", [LIMIT_XDP] = "xdp-drop",
+	[LIMIT_TC] = "tc-drop", [LIMIT_XDP] = "xdp-fixed",
 };
 
 #define PORT(md, hk, ...) \
@@ -73,6 +76,13 @@ static const struct method act_clone = {
 	.name = "act-clone",
 	.desc = "u32 + act_bpf bpf_clone_redirect, bpfwd port hook act",
 	.skip = need_act_bpf, PORT("clone", "act"), .limit = LIMIT_TC,
+};
+/* the XDP path's limit: what bpfwd's XDP rows are measured against */
+static const struct method xdp_fixed = {
+	.name = "xdp-fixed",
+	.desc = "XDP bpf_redirect to a fixed ifindex, no table (the XDP rows' limit)",
+	.setup = xdp_fixed_setup, .teardown = xdp_prog_teardown,
+	.limit = LIMIT_XDP,
 };
 static const struct method xdp = {
 	.name = "xdp", .desc = "XDP bpf_redirect, bpfwd port hook xdp",
@@ -136,12 +146,12 @@ static const struct method tc_drop = {
 };
 static const struct method xdp_drop = {
 	.name = "xdp-drop", .desc = "limit: XDP_DROP at the dut's ingress",
-	.setup = xdp_drop_setup, .teardown = xdp_drop_teardown,
+	.setup = xdp_drop_setup, .teardown = xdp_prog_teardown,
 };
 
 const struct method *const bench_methods[] = {
 	&bridge, &bridge_nf, &mirred, &redirect, &redirect_fixed, &clone,
-	&tcx, &act, &act_clone, &xdp, &devmap, &cpumap, &cpumap_pass,
+	&tcx, &act, &act_clone, &xdp_fixed, &xdp, &devmap, &cpumap, &cpumap_pass,
 	&redirect_mon_errors, &redirect_mon_all, &xdp_mon_errors, &xdp_mon_all,
 	&xdp_loop, &xdp_loop_mon_errors, &xdp_loop_mon_all,
 	&xdp_loop_mon_nobulk, &tc_drop, &xdp_drop,

@@ -331,8 +331,8 @@ static void print_setup(struct bench *b)
 	close_json_array();
 	print_nl();
 	print_string(PRINT_ANY, "counted_at", "counted: %s\n", b->count_xdp ?
-		     "sink port XDP counter (count+XDP_DROP) for forwarding rows; the drop program's counter for limit rows" :
-		     "sink port tc ingress BPF counter (count+consume) for forwarding rows; the drop program's counter for limit rows");
+		     "sink port XDP counter (count+XDP_DROP) for forwarding rows; the drop program's counter for the drop rows" :
+		     "sink port tc ingress BPF counter (count+consume) for forwarding rows; the drop program's counter for the drop rows");
 	print_string(PRINT_JSON, "known_bias", NULL,
 		     "skbs freed on the dut's CPU return pages to the generator's page pool on the other CPU; this costs skb paths more than XDP paths");
 	close_json_object();

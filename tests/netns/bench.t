@@ -51,6 +51,13 @@ for m in $(jq -r '.methods[] | select(.status == "ok") | .name' <<<"$js"); do
 done
 is "$(jq -r '.methods[] | select(.name == "bridge") | .ratio_to_bridge' <<<"$js")" 1 \
 	"the bridge is the yardstick (ratio 1)"
+# the XDP path's limit is xdp-fixed, a hard-coded XDP redirect in the
+# same run: every XDP forwarding row carries its ratio to it
+is "$(jq -r '.methods[] | select(.name == "xdp") | .limit' <<<"$js")" xdp-fixed \
+	"the xdp row's limit is xdp-fixed"
+is "$(jq -r '.methods[] | select(.name == "xdp-fixed") | .status' <<<"$js")" ok "xdp-fixed runs"
+is "$(jq '[.methods[] | select(.status == "ok" and .limit == "xdp-fixed") |
+	.ratio_to_limit > 0] | all' <<<"$js")" true "XDP rows carry their ratio to xdp-fixed"
 is "$(jq -r '.setup.sink_napi' <<<"$js")" inline "by default the sink's NAPI runs inline"
 like "$(jq -r '.setup.counted_at' <<<"$js")" "XDP counter" "by default the sink counts with XDP"
 if "$BPFWD" -j probe | jq -e '.act_bpf == false' >/dev/null; then
@@ -137,8 +144,8 @@ before=$(in_ns "$one" tc qdisc show; ip -n "$one" -d link show
 js=$("$BPFWD" -n "$one" -j bench dev g0 d0 d1 s0 method redirect,tcx,xdp-drop \
 	rounds 1 duration 1 2>"$TMPDIR_T/err")
 is "$?" 0 "bench dev g0 d0 d1 s0 exits 0"
-is "$(jq -r '[.methods[] | select(.status == "ok")] | length' <<<"$js")" 4 \
-	"device mode: bridge, redirect, tcx and xdp-drop all ok"
+is "$(jq -r '[.methods[] | select(.status == "ok")] | length' <<<"$js")" 5 \
+	"device mode: bridge, redirect, tcx, xdp-drop and their limit tc-drop all ok"
 is "$(jq -r '.setup.topology' <<<"$js")" "given devices" "device mode says so"
 after=$(in_ns "$one" tc qdisc show; ip -n "$one" -d link show
 	[ -e "$nf" ] && in_ns "$one" cat "$nf" /proc/sys/net/bridge/bridge-nf-call-arptables)
