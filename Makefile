@@ -47,7 +47,8 @@ TEST_BPF := $(patsubst tests/netns/%.bpf.c,$(OUTPUT)/tests/bpf/%.o,$(wildcard te
 # Debian packages, by name: build, tests, demo
 DEPS	:= clang llvm gcc make pkg-config libbpf-dev libmnl-dev libelf-dev \
 	   zlib1g-dev bpftool iproute2 ethtool iputils-ping jq perl \
-	   python3-docutils util-linux procps socat gnuplot-nox tcpdump
+	   python3-docutils util-linux procps socat gnuplot-nox tcpdump \
+	   iperf3 xdp-tools
 
 .DELETE_ON_ERROR:
 .PHONY: all check test demo bench deps install uninstall clean help man vmtest
@@ -122,6 +123,8 @@ demo: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(OUTPUT)/bpfwd bench method $(DEMO_METHODS) rounds 3 duration 2
 
+# bench.png is the pps table's plot; bench-tcp.png, bench-rtt.png and
+# bench-scale.png the TCP, round-trip and scale tables'
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)mkdir -p $(RESULTS)
@@ -131,7 +134,7 @@ bench: deps
 	$(Q)$(OUTPUT)/bpfwd bench method redirect+mon-errors,redirect+mon-all count tc \
 		rounds $(BENCH_ROUNDS) duration $(BENCH_DURATION) \
 		save $(RESULTS)/bench-tc-monitor.json | tee $(RESULTS)/bench-tc-monitor.txt
-	@echo "  RESULTS  $(RESULTS)/bench.txt $(RESULTS)/bench.json $(RESULTS)/bench.png $(RESULTS)/bench-tc-monitor.txt"
+	@echo "  RESULTS  $(RESULTS)/bench.txt $(RESULTS)/bench.json $(RESULTS)/bench*.png $(RESULTS)/bench-tc-monitor.txt"
 
 # every man/*.8.rst: bpfwd.8 and the pages of its objects (bpfwd-xdp.8, ...)
 MANS	:= $(patsubst man/%.rst,$(OUTPUT)/man/%,$(wildcard man/*.8.rst))
@@ -165,7 +168,7 @@ help:
 	@echo '  all        build build/bpf/*.o, build/bpfwd, build/e_bpfwd.so (default)'
 	@echo '  check      install missing packages, build, run the tests (prove)'
 	@echo '  demo       install missing packages, build, short bench: bridge vs the tc methods'
-	@echo '  bench      the full bench (BENCH_ROUNDS, BENCH_DURATION) into results/: text, JSON, plot'
+	@echo '  bench      the full bench (BENCH_ROUNDS, BENCH_DURATION) into results/: text, JSON, a plot per table'
 	@echo '  deps       install missing Debian packages: $(DEPS)'
 	@echo '  install    install bpfwd, redirect.o, man pages, tc plugin (PREFIX, DESTDIR, TC_LIB_DIR)'
 	@echo '  vmtest     boot test kernels in QEMU and run tests/vm (KERNEL=deb61|deb612|patched)'

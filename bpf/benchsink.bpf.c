@@ -10,6 +10,9 @@
  *                   count tc).
  *   cnt_xdp_drop    XDP: counts and drops (the sink's XDP counter, count
  *                   xdp, and the xdp-drop and xdp-loop rows).
+ *   cnt_xdp_gen     XDP: counts and drops gen's frames (UDP/IPv4 to port
+ *                   9), passes the rest (the sink's counter in the
+ *                   latency rows, where pings must get through).
  *   fixed_redir     tc: bpf_redirect() to a target fixed at load time,
  *                   with no table and no counters: what the table-driven
  *                   redirect_xmit is measured against.
@@ -20,8 +23,13 @@
  * measured window.
  */
 #include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <linux/in.h>
+#include <linux/udp.h>
 #include <linux/pkt_cls.h>
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
 
 const volatile __u32 fixed_target;	/* fixed_*redir's target ifindex */
 
@@ -63,6 +71,23 @@ int cnt_tc_consume(struct __sk_buff *skb)
 SEC("xdp")
 int cnt_xdp_drop(struct xdp_md *ctx)
 {
+	count();
+	return XDP_DROP;
+}
+
+SEC("xdp")
+int cnt_xdp_gen(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	void *end = (void *)(long)ctx->data_end;
+	struct ethhdr *eth = data;
+	struct iphdr *ip = data + sizeof(*eth);
+	struct udphdr *udp = (void *)(ip + 1);
+
+	if ((void *)(udp + 1) > end || eth->h_proto != bpf_htons(ETH_P_IP) ||
+	    ip->protocol != IPPROTO_UDP || ip->ihl != 5 ||
+	    udp->dest != bpf_htons(9))
+		return XDP_PASS;
 	count();
 	return XDP_DROP;
 }

@@ -20,7 +20,9 @@
 #include "lib/util.h"
 #include "benchsink.skel.h"
 
-enum sink_prog { P_FIXED, P_TC_DROP, P_TC_CONSUME, P_XDP_DROP, P_XDP_FIXED };
+enum sink_prog {
+	P_FIXED, P_TC_DROP, P_TC_CONSUME, P_XDP_DROP, P_XDP_FIXED, P_XDP_GEN,
+};
 
 static struct bpf_program *prog_of(struct benchsink *s, enum sink_prog p)
 {
@@ -33,6 +35,8 @@ static struct bpf_program *prog_of(struct benchsink *s, enum sink_prog p)
 		return s->progs.cnt_tc_consume;
 	case P_XDP_FIXED:
 		return s->progs.fixed_xdp_redir;
+	case P_XDP_GEN:
+		return s->progs.cnt_xdp_gen;
 	case P_XDP_DROP:
 		break;
 	}
@@ -242,6 +246,39 @@ int sink_counter_add(struct bench *b)
 int sink_counter_fd(struct bench *b)
 {
 	return bpf_map__fd(b->sink_cnt->maps.bench_cnt);
+}
+
+/* The tcp and rtt rows' sink (count xdp, own namespaces only): no XDP
+ * program (SINK_NONE), cnt_xdp_gen (SINK_GEN, whose counter the row
+ * reads), or the counter back (SINK_BACK).
+ */
+int sink_counter_swap(struct bench *b, enum sink_swap how)
+{
+	int err = 0, idx;
+
+	if (how == SINK_GEN) {
+		err = xdp_prog_add(b, NS_SINK, b->sink_dev, P_XDP_GEN,
+				   &b->sink_gen);
+		if (!err)
+			b->count_fd = bpf_map__fd(b->sink_gen->maps.bench_cnt);
+		return err;
+	}
+	err = ns_enter(b->ns[NS_SINK]);
+	if (err)
+		return err;
+	idx = if_nametoindex(b->sink_dev);
+	if (how == SINK_NONE)
+		err = bpf_xdp_detach(idx, XDP_FLAGS_DRV_MODE, NULL);
+	else
+		err = bpf_xdp_attach(idx, bpf_program__fd(b->sink_cnt->progs.cnt_xdp_drop),
+				     XDP_FLAGS_DRV_MODE, NULL);
+	ns_leave();
+	benchsink__destroy(b->sink_gen);
+	b->sink_gen = NULL;
+	if (err)
+		snprintf(b->err, sizeof(b->err), "XDP on the sink's %s: %s",
+			 b->sink_dev, strerror(-err));
+	return err;
 }
 
 /* In device mode the sink port is the caller's: the counter comes off
