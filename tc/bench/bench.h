@@ -108,6 +108,7 @@ struct method {
 	uint32_t entries;	/* scale rows: entries in the ports table */
 	uint32_t flows;		/* scale rows: gen's flows (0: the default) */
 	const char *peer;	/* peer rows: the command (xdp-bench ...) */
+	bool peer_router;	/* peer rows: the dut routes to the sink (FIB) */
 };
 
 struct row {

@@ -6,15 +6,16 @@
  * and redirect-map (a devmap) run between the dut's ports; xdp-forward
  * (xdp-tools 1.4 and later) forwards by the FIB, so its row makes the
  * dut a router for the sink's address (forwarding on, a host route and
- * a neighbour entry on OUT; gen's frames are not rewritten for it, the
- * FIB lookup does not look at their destination MAC).
+ * a neighbour entry on OUT; gen's frames keep the sink's destination
+ * MAC, which an XDP FIB lookup does not check).  xdp-forward's row has
+ * not run here: Debian bookworm has no xdp-tools that ships it.
  *
  * A peer runs in the dut's namespace entered by setns (so it sees the
  * bpffs, which `ip netns exec` would hide), until SIGINT.  Whether it
  * runs at all is tried once, before the rounds, on the dut's devices:
  * a peer that exits instead of attaching is skipped with its own
- * error, the version and, when that is the reason, the missing
- * tracepoint named.  libxdp makes BPFFS/xdp for its dispatchers and
+ * error (libbpf's line naming a kernel BTF type it misses, if any, and
+ * its last line) and version.  libxdp makes BPFFS/xdp for its dispatchers and
  * leaves it: when it was not there before, it goes (if empty).
  */
 #include <errno.h>
@@ -35,7 +36,7 @@
 
 static bool is_forward(const struct method *m)
 {
-	return !strcmp(m->peer, "xdp-forward");
+	return m->peer_router;
 }
 
 /* The peer's program: the first word of its command. */
@@ -123,8 +124,7 @@ static void peer_failed(struct bench *b, const struct method *m,
 	snprintf(b->err, sizeof(b->err), "%s (%s) exits (status %d) instead of attaching: %s%s%s%s",
 		 m->peer, ver[0] ? ver : "version unknown", status, btf,
 		 btf[0] ? "; " : "", last,
-		 strstr(btf, "xdp_redirect_map") ?
-		 " (its stats programs attach to the xdp_redirect_map_err tracepoint, which this kernel does not have)" : "");
+		 btf[0] ? " (a program of it needs a kernel BTF type this kernel does not have)" : "");
 }
 
 static char libxdp_dir[PATH_MAX];

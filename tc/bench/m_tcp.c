@@ -75,7 +75,7 @@ static bool have_cmd(struct bench *b, char *const argv[])
 
 static bool xdp_path(const struct method *m)
 {
-	return m->of->port.hook && !strcmp(m->of->port.hook, "xdp");
+	return m->of->limit == LIMIT_XDP;
 }
 
 const char *need_two_way(struct bench *b, const struct method *m)
@@ -88,8 +88,9 @@ const char *need_two_way(struct bench *b, const struct method *m)
 	    !have_cmd(b, (char *[]){ "iperf3", "--version", NULL }))
 		return "iperf3 is not installed (Debian package iperf3)";
 	if (m->kind != KIND_TCP &&
-	    !have_cmd(b, (char *[]){ "ping", "-V", NULL }))
-		return "ping is not installed (Debian package iputils-ping)";
+	    (!have_cmd(b, (char *[]){ "ping", "-V", NULL }) ||
+	     !have_cmd(b, (char *[]){ "taskset", "-V", NULL })))
+		return "ping or taskset is not installed (Debian packages iputils-ping, util-linux)";
 	if (m->kind == KIND_TCP && xdp_path(m) && !m->csum_off &&
 	    tx_csum_on(b, NS_GEN, b->gen_dev)) {
 		return method_reason(m, "cannot carry TCP as configured: an XDP redirect on veth hands the sink the sender's CHECKSUM_PARTIAL frames with unfinished checksums and it drops them; fix: ethtool -K %s tx-checksumming off (and the sink's, for its ACKs): row %s-csum-off",
@@ -131,7 +132,7 @@ static int reverse_port(struct bench *b, const struct method *of, bool add)
 	char tmp[IF_NAMESIZE];
 	int err = 0;
 
-	if (of->setup != port_setup)
+	if (!of->port.hook)	/* not a bpfwd port row */
 		return 0;
 	memcpy(tmp, b->in_dev, IF_NAMESIZE);
 	memcpy(b->in_dev, b->out_dev, IF_NAMESIZE);
@@ -272,24 +273,28 @@ static int rtt_parse(struct bench *b, const char *out, int probes,
 }
 
 /* ping gen -> sink, RTT_PER_S probes a second for b->duration (RTT_MAX
- * at most), with gen
- * sending meanwhile when @load (its delivered rate in s->load_mpps).
+ * at most), with gen sending meanwhile when @load (its delivered rate
+ * in s->load_mpps).  ping runs on gen's CPU, at gen's nice (taskset):
+ * on the dut's CPU its wakeups next to the NAPI thread cut the skb
+ * rows' forwarding to a tenth or nothing, and at SCHED_FIFO on gen's
+ * CPU they cut gen's rate to a third.  The price: under load a probe
+ * may wait for gen's time slice, which shows in the p99 (about 4 ms).
  */
 int measure_rtt(struct bench *b, struct sample *s, bool load)
 {
 	static char out[RTT_MAX * RTT_LINE];
 	int probes = RTT_PER_S * b->duration, err, ret, result_fd = -1;
-	char *argv[] = { "ping", "-n", "-i", RTT_INTERVAL, "-c", NULL, "-W",
-			 "1", SINK_IP, NULL };
+	char cpu[16], count[16];
+	char *argv[] = { "taskset", "-c", cpu, "ping", "-n", "-i", RTT_INTERVAL,
+			 "-c", count, "-W", "1", SINK_IP, NULL };
 	double res[2] = { 0, 0 }, t0 = 0;
 	uint64_t c0 = 0;
-	char count[16];
 	pid_t pid = 0;
 
 	if (probes > RTT_MAX)
 		probes = RTT_MAX;
+	snprintf(cpu, sizeof(cpu), "%d", b->gen_cpu >= 0 ? b->gen_cpu : 0);
 	snprintf(count, sizeof(count), "%d", probes);
-	argv[5] = count;
 	if (load) {
 		err = gen_start(b, &pid, &result_fd);
 		if (err)

@@ -284,7 +284,7 @@ static const struct method xdp_bench_redirect_map = {
 static const struct method xdp_forward = {
 	.name = "xdp-forward",
 	.desc = "xdp-tools: xdp-forward load IN OUT (FIB lookup, the dut a router)",
-	PEER("xdp-forward"),
+	PEER("xdp-forward"), .peer_router = true,
 };
 static const struct method tc_drop = {
 	.name = "tc-drop", .desc = "limit: tc ingress drop at the dut (skb)",
