@@ -149,14 +149,17 @@ static void bars_script(struct bench *b, FILE *g, enum plot_kind k,
 		"set style fill solid 0.6 border -1\n"
 		"set boxwidth 0.8\n"
 		"set ylabel '%s'\n"
-		"set yrange [0:*]\n"
+		"%s\n"
 		"set offsets 0, 0, graph 0.1, 0\n"
 		"set xtics rotate by -30 font ',9'\n"
 		"set grid ytics\n"
 		"unset key\n"
 		"plot '%s' using 2:3:4:xtic(1) lc rgb '#4477aa', "
 		"'' using 0:4:5 with labels offset 0,1 font ',9'\n",
-		ylabels[k], dat);
+		ylabels[k],
+		/* round trips span 10 us to ms: a log scale */
+		k == PL_RTT ? "set logscale y\nset yrange [1:*]" : "set yrange [0:*]",
+		dat);
 }
 
 static void scale_script(FILE *g, const char *dat, int n)
