@@ -133,8 +133,9 @@ bench: deps
 	@# the tc path's monitor cost needs a sink that consumes skbs
 	$(Q)$(OUTPUT)/bpfwd bench method redirect+mon-errors,redirect+mon-all count tc \
 		rounds $(BENCH_ROUNDS) duration $(BENCH_DURATION) \
-		save $(RESULTS)/bench-tc-monitor.json | tee $(RESULTS)/bench-tc-monitor.txt
-	@echo "  RESULTS  $(RESULTS)/bench.txt $(RESULTS)/bench.json $(RESULTS)/bench*.png $(RESULTS)/bench-tc-monitor.txt"
+		save $(RESULTS)/bench-tc-monitor.json plot $(RESULTS)/bench-tc-monitor.png \
+		| tee $(RESULTS)/bench-tc-monitor.txt
+	@echo "  RESULTS  $(RESULTS)/bench*.txt $(RESULTS)/bench*.json $(RESULTS)/bench*.png"
 
 # every man/*.8.rst: bpfwd.8 and the pages of its objects (bpfwd-xdp.8, ...)
 MANS	:= $(patsubst man/%.rst,$(OUTPUT)/man/%,$(wildcard man/*.8.rst))
