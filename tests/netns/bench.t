@@ -7,7 +7,12 @@
 # skipped with a reason, and its namespaces and pins are gone afterwards,
 # also when it is interrupted with ^C.  The monitor rows (OFF+mon-errors,
 # OFF+mon-all) carry their comparison with OFF and leave no monitor
-# program loaded.  No rate is asserted: timing lives in make bench.
+# program loaded.  The XDP rows are compared with xdp-fixed; TCP moves
+# through every method that can carry it and tcp-xdp says why not and
+# how to fix it; round trips are measured idle and under load; scale
+# rows run or say why not (the ports table's size); a peer runs or
+# says why not; one plot per table is written.  No rate is asserted:
+# timing lives in make bench.
 source "$(dirname "$0")/../lib.sh"
 need_bpfwd
 command -v jq >/dev/null || skip_all "jq missing"
