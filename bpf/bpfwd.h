@@ -143,4 +143,82 @@ _Static_assert(sizeof(struct bpfwd_port) == 32, "bpfwd_port abi");
 _Static_assert(sizeof(struct bpfwd_stats) == 64, "bpfwd_stats abi");
 #endif
 
+/* ---- route: the routing fast path (route.o, bpfwd route) ----
+ *
+ * Maps pinned in <bpffs>/bpfwd/<netns cookie>/route/:
+ *   bpfwd_rt_cfg    HASH ifindex -> struct bpfwd_route_cfg: the ingress
+ *                   devices on the fast path
+ *   bpfwd_rt_stats  PERCPU_ARRAY cfg.slot -> struct bpfwd_route_stats
+ *   bpfwd_rt_dev    XDP: DEVMAP_HASH ifindex -> struct bpf_devmap_val,
+ *                   the devices XDP may send to (the route devices)
+ */
+#define BPFWD_MAP_RT_CFG	"bpfwd_rt_cfg"
+#define BPFWD_MAP_RT_STATS	"bpfwd_rt_stats"
+#define BPFWD_MAP_RT_DEV	"bpfwd_rt_dev"
+#define BPFWD_RT_MAX_DEVS	256	/* route devices per namespace */
+
+/* Why a frame went to the stack instead of the fast path. */
+enum bpfwd_route_reason {
+	BPFWD_RT_NOT_IP		= 0,	/* not IPv4/IPv6 (ARP, VLAN tag, ...) */
+	BPFWD_RT_NOT_HOST	= 1,	/* not to the device's MAC */
+	BPFWD_RT_MULTICAST	= 2,	/* broadcast or multicast */
+	BPFWD_RT_OPTIONS	= 3,	/* IPv4 options, IPv6 ext. headers */
+	BPFWD_RT_FRAGMENT	= 4,	/* IP fragment */
+	BPFWD_RT_BAD_HEADER	= 5,	/* bad header: the kernel drops it */
+	BPFWD_RT_TTL		= 6,	/* TTL / hop limit <= 1 */
+	BPFWD_RT_MARTIAN	= 7,	/* martian or link-local address */
+	BPFWD_RT_ICMP_ERROR	= 8,	/* ICMP error: ECMP hashes its inner
+					 * header */
+	BPFWD_RT_NOT_FWDED	= 9,	/* local destination, broadcast, no
+					 * route */
+	BPFWD_RT_BLACKHOLE	= 10,
+	BPFWD_RT_UNREACHABLE	= 11,
+	BPFWD_RT_PROHIBIT	= 12,
+	BPFWD_RT_FWD_DISABLED	= 13,	/* forwarding off on the device */
+	BPFWD_RT_FRAG_NEEDED	= 14,	/* too big for the egress MTU */
+	BPFWD_RT_NO_NEIGH	= 15,	/* neighbour unresolved (XDP) */
+	BPFWD_RT_UNSUPPORTED	= 16,	/* lightweight tunnel route */
+	BPFWD_RT_SAME_DEV	= 17,	/* out where it came in: the kernel
+					 * may send an ICMP redirect */
+	BPFWD_RT_NO_DEVMAP	= 18,	/* XDP: egress not a route device */
+	BPFWD_RT_RPF		= 19,	/* reverse path (rp_filter) fails */
+	BPFWD_RT_ERROR		= 20,	/* bpf_fib_lookup() failed */
+	__BPFWD_RT_MAX,
+};
+#define BPFWD_RT_REASONS	29	/* room in the counters */
+
+/* bpfwd_route_cfg.flags */
+#define BPFWD_RT_F_RPF_STRICT	(1U << 0)	/* rp_filter 1 */
+#define BPFWD_RT_F_RPF_LOOSE	(1U << 1)	/* rp_filter 2 */
+#define BPFWD_RT_F_OWN_CLSACT	(1U << 2)	/* bpfwd created the clsact */
+#define BPFWD_RT_F_XDP_GENERIC	(1U << 3)	/* XDP in skb mode */
+#define BPFWD_RT_F_NO_IP6	(1U << 4)	/* the kernel does not route IPv6
+						 * from here (all.forwarding 0,
+						 * disable_ipv6 1): pass it */
+
+/* Value of bpfwd_rt_cfg. */
+struct bpfwd_route_cfg {
+	__u32 slot;		/* index into bpfwd_rt_stats */
+	__u32 flags;		/* BPFWD_RT_F_* */
+	__u32 hook;		/* enum bpfwd_hook */
+	__u32 prio;		/* tc priority, 0 when not tc */
+	__u8 mac[6];		/* the device's MAC (XDP: "for us?") */
+	__u8 __pad[2];
+};
+
+/* Value of bpfwd_rt_stats (per CPU): 256 bytes, four cache lines. */
+struct bpfwd_route_stats {
+	__u64 forwarded;	/* frames sent on by the fast path */
+	__u64 bytes;		/* their bytes */
+	__u64 neigh;		/* tc: of those, by bpf_redirect_neigh() */
+	__u64 passed[BPFWD_RT_REASONS];	/* to the stack, by reason */
+} __attribute__((aligned(64)));
+
+#ifndef __bpf__
+_Static_assert(sizeof(struct bpfwd_route_cfg) == 24, "bpfwd_route_cfg abi");
+_Static_assert(sizeof(struct bpfwd_route_stats) == 256, "bpfwd_route_stats abi");
+_Static_assert(__BPFWD_RT_MAX <= BPFWD_RT_REASONS, "route reasons");
+#endif
+/* ---- end route ---- */
+
 #endif /* __BPFWD_H */

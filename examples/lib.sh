@@ -10,6 +10,9 @@
 #    removes them from an EXIT trap (also on ^C and TERM), after deleting
 #    the bpfwd ports in them, so no namespace or pin outlives the script;
 #  - counts traffic the way the examples report it.
+# veth, rx_packets, udp_send and ip_in are tests/lib.sh's too (there
+# udp_send is send_udp, ip_in ip_inreceives): tests/examples/lib.t fails
+# when the two copies differ.
 # Namespaces are entered with nsenter --net (setns), never with `ip netns
 # exec` or `tc -n`: those remount /sys, and pins made there land on a
 # throwaway bpffs instead of the one bpfwd and tc share.

@@ -7,14 +7,14 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "bpfwd.h"
+#include "objects.h"
 #include "lib/json.h"
 #include "lib/loader.h"
 #include "lib/util.h"
@@ -24,8 +24,8 @@
 #endif
 
 #define HELP_OPTIONS \
-	"OPTIONS := { -j[son] | -p[retty] | -n[etns] NAME | -v[erbose] |\n" \
-	"             -b[atch] FILE | -V[ersion] | -h[elp] }\n"
+	"OPTIONS := { -j[son] | -p[retty] | -n[etns] NAME | -b[atch] FILE |\n" \
+	"             -f[orce] | -v[erbose] | -V[ersion] | -h[elp] }\n"
 
 static int do_help(int argc, char **argv)
 {
@@ -33,13 +33,14 @@ static int do_help(int argc, char **argv)
 	(void)argv;
 	printf("Usage: bpfwd [OPTIONS] OBJECT { COMMAND | help }\n"
 	       "       bpfwd [OPTIONS] -b FILE\n"
-	       "where  OBJECT := { port | stats | probe | gen | bench | monitor }\n"
+	       "where  OBJECT := { port | route | stats | probe | gen | bench | monitor }\n"
 	       "       " HELP_OPTIONS);
 	return BPFWD_EXIT_OK;
 }
 
 static const struct cmd objects[] = {
 	{ "port", do_port },
+	{ "route", do_route },
 	{ "stats", do_stats },
 	{ "probe", do_probe },
 	{ "gen", do_gen },
@@ -83,7 +84,7 @@ static int enter_netns(const char *name)
 	return 0;
 }
 
-static int run_batch(const char *file);
+static int run_batch(const char *file, bool force);
 
 static int dispatch(int argc, char **argv)
 {
@@ -98,109 +99,245 @@ static int dispatch(int argc, char **argv)
 	return cmd_select(objects, argc, argv, "object", do_help);
 }
 
+/* -b FILE: one command a line, read as iproute2's batch reads it
+ * (lib/utils.c getcmdline, makeargs): a '#' word starts a comment, a
+ * '\' at the end of a line continues the command on the next one,
+ * "..." and '...' quote a word with blanks.  A line too long or with
+ * too many words is an error of its own, never split into commands.
+ */
+#define BATCH_LINE_MAX	4096	/* characters of a command, '\n' included */
+#define BATCH_WORDS_MAX	255
+
+struct batch {
+	const char *file;
+	FILE *f;
+	int lineno;		/* of the last line read */
+	int first;		/* of the command's first line */
+	char buf[BATCH_LINE_MAX + 1];
+	char *args[BATCH_WORDS_MAX + 1];
+};
+
+static int batch_err(const struct batch *b, const char *why)
+{
+	opts.cmd = NULL;
+	p_err("batch %s: line %d: %s", b->file, b->first, why);
+	return BPFWD_EXIT_USAGE;
+}
+
+/* Skips the rest of a line too long for the buffer. */
+static void batch_skip_line(FILE *f)
+{
+	int c;
+
+	do {
+		c = fgetc(f);
+	} while (c != EOF && c != '\n');
+}
+
+/* Reads one command, its continuation lines joined, into b->buf.
+ * Returns 1 when there is one, 0 at the end of the file, or -(exit
+ * code) for a line too long.
+ */
+static int batch_read(struct batch *b)
+{
+	size_t len = 0, n;
+
+	b->first = b->lineno + 1;
+	while (fgets(b->buf + len, sizeof(b->buf) - len, b->f)) {
+		b->lineno++;
+		n = len + strlen(b->buf + len);
+		if (b->buf[n - 1] != '\n' && n == sizeof(b->buf) - 1) {
+			batch_skip_line(b->f);
+			return -batch_err(b, "too long (at most 4095 characters)");
+		}
+		if (b->buf[n - 1] == '\n')
+			b->buf[--n] = '\0';
+		if (!n || b->buf[n - 1] != '\\')
+			return 1;
+		len = n - 1;	/* drop the '\' and read on */
+		b->buf[len] = '\0';
+	}
+	return len ? 1 : 0;
+}
+
+/* Splits b->buf into b->args in place; returns the number of words or
+ * -(exit code).
+ */
+static int batch_split(struct batch *b)
+{
+	char *p = b->buf, *w;
+	int n = 0;
+
+	for (;;) {
+		p += strspn(p, " \t");
+		if (!*p || *p == '#')
+			break;
+		if (n == BATCH_WORDS_MAX)
+			return -batch_err(b, "too many words (at most 255)");
+		if (*p == '"' || *p == '\'') {
+			w = p + 1;
+			p = strchr(w, *p);
+			if (!p)
+				return -batch_err(b, "unterminated quoted string");
+			*p++ = '\0';
+			if (*p && *p != ' ' && *p != '\t')
+				return -batch_err(b, "a quoted string must end its word");
+		} else {
+			w = p;
+			p += strcspn(p, " \t");
+		}
+		if (*p)
+			*p++ = '\0';
+		b->args[n++] = w;
+	}
+	b->args[n] = NULL;
+	return n;
+}
+
+/* Stops at the first failed command and names its line; with -force
+ * goes on, and exits 1 at the end if any failed.
+ */
+static int run_batch(const char *file, bool force)
+{
+	static struct batch b;
+	int n, ret, failed = 0;
+
+	b.file = file;
+	b.lineno = 0;
+	b.f = strcmp(file, "-") ? fopen(file, "r") : stdin;
+	if (!b.f) {
+		p_err("batch %s: %s", file, strerror(errno));
+		return BPFWD_EXIT_FAIL;
+	}
+	while ((n = batch_read(&b)) != 0) {
+		if (n > 0)
+			n = batch_split(&b);
+		if (!n)
+			continue;
+		ret = n < 0 ? -n : dispatch(n, b.args);
+		if (ret && n > 0) {
+			opts.cmd = NULL;
+			p_err("batch %s: line %d failed", file, b.first);
+		}
+		if (ret && !force) {
+			failed = ret;
+			break;
+		}
+		if (ret)
+			failed = BPFWD_EXIT_FAIL;
+	}
+	if (b.f != stdin)
+		fclose(b.f);
+	return failed;
+}
+
+/* The global options, as iproute2's ip.c takes them: single-dash words
+ * matched by prefix ("-j", "-json"), "--json" too, first match wins.
+ */
+enum opt_id { O_JSON, O_PRETTY, O_NETNS, O_BATCH, O_FORCE, O_VERSION,
+	      O_HELP, O_VERBOSE };
+
+static const char *const opt_words[] = {
+	[O_JSON] = "-json", [O_PRETTY] = "-pretty", [O_NETNS] = "-netns",
+	[O_BATCH] = "-batch", [O_FORCE] = "-force", [O_VERSION] = "-Version",
+	[O_HELP] = "-help", [O_VERBOSE] = "-verbose",
+};
+
+struct global {
+	const char *batch;
+	bool force;
+};
+
+/* Which option @arg is ("-j", "--json"), or -1. */
+static int opt_of(const char *arg)
+{
+	size_t i;
+
+	if (is_word(arg, "--version"))	/* as getopt's bpfwd took it */
+		return O_VERSION;
+	if (arg[0] == '-' && arg[1] == '-' && arg[2])
+		arg++;
+	for (i = 0; arg[1] && i < ARRAY_SIZE(opt_words); i++)
+		if (matches(arg, opt_words[i]))
+			return i;
+	return -1;
+}
+
+/* Takes the options before the object, stepping *argc / *argv past
+ * them.  Returns 0 to go on, or sets *stop and returns the exit code
+ * (-h and -V exit 0, a bad option 2).
+ */
+static int parse_options(int *argc, char ***argv, struct global *g,
+			 bool *stop)
+{
+	char **av = *argv;
+	int i, id;
+
+	*stop = true;
+	for (i = 0; i < *argc && av[i][0] == '-'; i++) {
+		if (is_word(av[i], "--")) {
+			i++;
+			break;
+		}
+		id = opt_of(av[i]);
+		if ((id == O_NETNS || id == O_BATCH) && i + 1 >= *argc)
+			return usage_err("option %s needs a value, try bpfwd help",
+					 av[i]);
+		switch (id) {
+		case O_JSON:
+			opts.json = true;
+			break;
+		case O_PRETTY:
+			opts.json = opts.pretty = true;
+			break;
+		case O_NETNS:
+			opts.netns = av[++i];
+			break;
+		case O_BATCH:
+			g->batch = av[++i];
+			break;
+		case O_FORCE:
+			g->force = true;
+			break;
+		case O_VERBOSE:
+			opts.verbose++;
+			break;
+		case O_VERSION:
+			printf("bpfwd %s\n", BPFWD_VERSION);
+			return BPFWD_EXIT_OK;
+		case O_HELP:
+			return do_help(0, NULL);
+		default:
+			return usage_err("unknown option %s, try bpfwd help",
+					 av[i]);
+		}
+	}
+	*argc -= i;
+	*argv += i;
+	*stop = false;
+	return 0;
+}
+
 int bpfwd_main(int argc, char **argv)
 {
-	static const struct option lopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
-		{ "netns", required_argument, NULL, 'n' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "batch", required_argument, NULL, 'b' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	const char *batch = NULL;
-	int c;
+	struct global g = { 0 };
+	bool stop;
+	int ret;
 
 	memset(&opts, 0, sizeof(opts));
 	json_reset();
 	loader_set_print();
-	optind = 0;	/* also resets getopt state inside tc */
-	opterr = 0;
-	/* "+": stop at the object; its arguments are not options.
-	 * ":": a missing value is ':', not an "unknown option" '?'
-	 */
-	while ((c = getopt_long(argc, argv, "+:jpn:vb:Vh", lopts, NULL)) >= 0) {
-		switch (c) {
-		case 'j':
-			opts.json = true;
-			break;
-		case 'p':
-			opts.json = opts.pretty = true;
-			break;
-		case 'n':
-			opts.netns = optarg;
-			break;
-		case 'v':
-			opts.verbose++;
-			break;
-		case 'b':
-			batch = optarg;
-			break;
-		case 'V':
-			printf("bpfwd %s\n", BPFWD_VERSION);
-			return BPFWD_EXIT_OK;
-		case 'h':
-			do_help(0, NULL);
-			return BPFWD_EXIT_OK;
-		case ':':
-			return usage_err("option %s needs a value, try bpfwd help",
-					 argv[optind - 1]);
-		default:
-			if (optopt)
-				return usage_err("unknown option -%c, try bpfwd help", optopt);
-			return usage_err("unknown option %s, try bpfwd help",
-					 argv[optind - 1]);
-		}
-	}
-	argc -= optind;
-	argv += optind;
-	if (batch && argc > 0)
+	argc--;		/* the program's name */
+	argv++;
+	ret = parse_options(&argc, &argv, &g, &stop);
+	if (stop)
+		return ret;
+	if (g.batch && argc > 0)
 		return usage_err("-b FILE: unexpected \"%s\" (the commands come from FILE)",
 				 argv[0]);
 	if (opts.netns && enter_netns(opts.netns))
 		return BPFWD_EXIT_FAIL;
-	if (batch)
-		return run_batch(batch);
+	if (g.batch)
+		return run_batch(g.batch, g.force);
 	return dispatch(argc, argv);
-}
-
-/* -b FILE: one command a line ("-" is stdin), '#' comments; stops at the
- * first failure and names the line.
- */
-static int run_batch(const char *file)
-{
-	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
-	char line[1024], *args[64];
-	int lineno = 0, ret = 0;
-
-	if (!f) {
-		p_err("batch %s: %s", file, strerror(errno));
-		return BPFWD_EXIT_FAIL;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		int n = 0;
-		char *tok, *save;
-
-		lineno++;
-		for (tok = strtok_r(line, " \t\n", &save); tok && n < 63;
-		     tok = strtok_r(NULL, " \t\n", &save)) {
-			if (*tok == '#')
-				break;
-			args[n++] = tok;
-		}
-		if (!n)
-			continue;
-		args[n] = NULL;
-		ret = dispatch(n, args);
-		if (ret) {
-			opts.cmd = NULL;
-			p_err("batch %s: line %d failed", file, lineno);
-			break;
-		}
-	}
-	if (f != stdin)
-		fclose(f);
-	return ret;
 }

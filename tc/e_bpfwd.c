@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "bpfwd.h"
+#include "objects.h"
 #include "lib/util.h"
 
 /* tc's struct, declared here: Debian ships no iproute2 headers. */

@@ -24,7 +24,7 @@
 #include <arpa/inet.h>
 #include <netinet/ether.h>
 
-#include "bpfwd.h"
+#include "objects.h"
 #include "lib/json.h"
 #include "lib/livegen.h"
 #include "lib/params.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Copyright (c) 2026 The bpfwd authors */
-#include "bpfwd.h"
+#include "objects.h"
 
 int main(int argc, char **argv)
 {

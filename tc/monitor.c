@@ -24,35 +24,65 @@
 #include <time.h>
 #include <unistd.h>
 #include <net/if.h>
+#include <sys/stat.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 
-#include "bpfwd.h"
+#include "objects.h"
 #include "lib/json.h"
+#include "lib/params.h"
 #include "lib/pins.h"
 #include "lib/ports.h"
 #include "lib/util.h"
 #include "lib/monitor.h"
 
-int monitor_help(int argc, char **argv)
+struct monitor_cfg {
+	bool nokfree, nobulk;
+	uint32_t interval, count;
+	const char *prom;
+};
+
+/* prom FILE: a name, not an empty word */
+static int kw_prom(const struct kw *k, const char *arg, void *dst)
 {
-	(void)argc;
-	(void)argv;
-	printf("Usage: bpfwd monitor [ all | errors ] [ nokfree ] [ nobulk ] [ interval S ]\n"
-	       "                     [ count N ] [ prom FILE ]\n"
-	       "       all: successful redirects too; errors: only errors (the default)\n"
-	       "       nokfree: not skb:kfree_skb, the stock kernel's tc error signal\n"
-	       "                (a program run for every frame the box drops)\n"
-	       "       nobulk: not xdp_devmap_xmit, xdp_cpumap_enqueue, xdp_cpumap_kthread\n"
-	       "               (a probe per bulk of frames, healthy or not); it misses\n"
-	       "               frames a target's driver refuses (a full ring), left to\n"
-	       "               the driver's counters, and cpumap queue drops\n"
-	       "       interval: seconds between reports (default 1)\n"
-	       "       count: reports, then exit (default: until SIGINT/SIGTERM)\n"
-	       "       prom: a Prometheus textfile, rewritten atomically each report\n");
-	return BPFWD_EXIT_OK;
+	(void)k;
+	if (!*arg)
+		return usage_err("prom: empty file name");
+	*(const char **)dst = arg;
+	return 0;
 }
 
+static const struct kw monitor_kws[] = {
+	KW_FLAG("nokfree", struct monitor_cfg, nokfree, 0,
+		"not skb:kfree_skb, the stock kernel's tc error signal"),
+	KW_FLAG("nobulk", struct monitor_cfg, nobulk, 0,
+		"not the bulk tracepoints (devmap_xmit, cpumap_*)"),
+	KW_INTERVAL(struct monitor_cfg, interval,
+		    "seconds between reports (default 1)"),
+	KW_COUNT(struct monitor_cfg, count, 100000000,
+		 "reports, then exit (default: until SIGINT/SIGTERM)"),
+	KW_FN("prom", struct monitor_cfg, prom, kw_prom, "FILE", 0,
+	      "a Prometheus textfile, rewritten atomically each report"),
+	KW_END
+};
+
+int monitor_help(int argc, char **argv)
+{
+	static const char usage[] = "Usage: bpfwd monitor [ all | errors ] ";
+
+	(void)argc;
+	(void)argv;
+	fputs(usage, stdout);
+	kw_usage(stdout, monitor_kws, sizeof(usage) - 1);
+	printf("  %-22s %s\n  %-22s %s\n", "all", "successful redirects too",
+	       "errors", "only errors (the default)");
+	kw_help(stdout, monitor_kws);
+	printf("nokfree: skb:kfree_skb runs a program for every frame the box drops\n"
+	       "nobulk: a probe per bulk of frames, healthy or not; without them the\n"
+	       "        monitor misses frames a target's driver refuses (a full ring),\n"
+	       "        left to the driver's counters, and cpumap queue drops\n");
+	return BPFWD_EXIT_OK;
+}
 
 static const char *const event_names[__BPFWD_EV_MAX] = {
 	[BPFWD_EV_XDP_REDIRECT] = "xdp_redirect",
@@ -70,15 +100,6 @@ static const char *const event_names[__BPFWD_EV_MAX] = {
 static const char *const xdp_actions[] = {
 	"ABORTED", "DROP", "PASS", "TX", "REDIRECT",
 };
-
-
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
 
 
 /* Names of one key, as text, JSON and Prometheus labels show them. */
@@ -239,6 +260,60 @@ static const char *drop_reason(const struct btf *btf, uint32_t reason)
 	return buf;
 }
 
+/* One event row: names and ifindexes, rates over @secs since @p (the
+ * key's entry in the previous read, NULL if new) and the counts.
+ */
+static void print_event(struct mon *st, const struct mon_entry *e,
+			const struct mon_entry *p, double secs)
+{
+	uint64_t dp = e->v.packets - (p ? p->v.packets : 0);
+	uint64_t de = e->v.events - (p ? p->v.events : 0);
+	struct bpfwd_mon_key k = display_key(&e->k);
+	struct names n;
+
+	names_of(&k, &n);
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "event", "  %-20s",
+		     e->k.event < __BPFWD_EV_MAX ?
+		     event_names[e->k.event] : "?");
+	print_string(PRINT_JSON, "source", NULL,
+		     e->k.flags & BPFWD_MON_F_KFREE ? "kfree_skb" :
+						     "tracepoint");
+	print_string(PRINT_ANY, "dev", " %-15s", n.dev);
+	print_u64(PRINT_JSON, "ifindex", NULL, e->k.ifindex);
+	print_string(PRINT_ANY, "target", " %-15s", n.target);
+	print_string(PRINT_JSON, "target_kind", NULL, n.kind);
+	print_u64(PRINT_JSON, "target_index", NULL, k.target);
+	if (k.kind == BPFWD_TGT_DEV)
+		print_u64(PRINT_JSON, "target_ifindex", NULL, k.target);
+	else
+		print_null(PRINT_JSON, "target_ifindex", NULL);
+	if (!(e->k.flags & BPFWD_MON_F_KFREE))
+		print_u64(PRINT_JSON, "map_id", NULL, e->k.map_id);
+	print_string(PRINT_ANY, "action", " %-16s", n.action);
+	if (e->k.err)
+		print_string(PRINT_ANY, "errno", " %-10s", n.err);
+	else
+		print_null(PRINT_JSON, "errno", NULL);
+	if (!e->k.err)
+		print_string(PRINT_FP, NULL, " %-10s", n.err);
+	print_double(PRINT_JSON, "err", NULL, e->k.err);
+	print_bool(PRINT_JSON, "derived", NULL,
+		   e->k.flags & BPFWD_MON_F_DERIVED);
+	if (e->k.flags & BPFWD_MON_F_KFREE)
+		print_string(PRINT_JSON, "drop_reason", NULL,
+			     drop_reason(st->btf, e->k.map_id));
+	print_double(PRINT_ANY, "packets_per_sec", " %12.0f",
+		     secs > 0 ? dp / secs : 0);
+	print_double(PRINT_JSON, "events_per_sec", NULL,
+		     secs > 0 ? de / secs : 0);
+	print_u64(PRINT_ANY, "packets", " %14llu", e->v.packets);
+	print_u64(PRINT_ANY, "events", " %8llu", e->v.events);
+	print_u64(PRINT_JSON, "processed", NULL, e->v.processed);
+	print_nl();
+	close_json_object();
+}
+
 static void print_interval(struct mon *st, const struct mon_snapshot *cur,
 			   const struct mon_snapshot *prev, double secs)
 {
@@ -268,52 +343,12 @@ static void print_interval(struct mon *st, const struct mon_snapshot *cur,
 	close_json_array();
 	open_json_array("events");
 	for (i = 0; i < cur->n; i++) {
-		const struct mon_entry *e = &cur->e[i], *p = mon_find(prev, &e->k);
-		uint64_t dp = e->v.packets - (p ? p->v.packets : 0);
-		uint64_t de = e->v.events - (p ? p->v.events : 0);
-		struct bpfwd_mon_key k = display_key(&e->k);
-		struct names n;
+		const struct mon_entry *e = &cur->e[i];
 
 		if (!shown++)
 			print_string(PRINT_FP, NULL, "%s\n",
 				     "  EVENT                DEV             TARGET          ACTION           ERRNO         PKT/S        PACKETS   EVENTS");
-		names_of(&k, &n);
-		open_json_object(NULL);
-		print_string(PRINT_ANY, "event", "  %-20s",
-			     e->k.event < __BPFWD_EV_MAX ?
-			     event_names[e->k.event] : "?");
-		print_string(PRINT_JSON, "source", NULL,
-			     e->k.flags & BPFWD_MON_F_KFREE ? "kfree_skb" :
-							     "tracepoint");
-		print_string(PRINT_ANY, "dev", " %-15s", n.dev);
-		print_u64(PRINT_JSON, "ifindex", NULL, e->k.ifindex);
-		print_string(PRINT_ANY, "target", " %-15s", n.target);
-		print_string(PRINT_JSON, "target_kind", NULL, n.kind);
-		print_u64(PRINT_JSON, "target_index", NULL, k.target);
-		if (!(e->k.flags & BPFWD_MON_F_KFREE))
-			print_u64(PRINT_JSON, "map_id", NULL, e->k.map_id);
-		print_string(PRINT_ANY, "action", " %-16s", n.action);
-		if (e->k.err)
-			print_string(PRINT_ANY, "errno", " %-10s", n.err);
-		else
-			print_null(PRINT_JSON, "errno", NULL);
-		if (!e->k.err)
-			print_string(PRINT_FP, NULL, " %-10s", n.err);
-		print_double(PRINT_JSON, "err", NULL, e->k.err);
-		print_bool(PRINT_JSON, "derived", NULL,
-			   e->k.flags & BPFWD_MON_F_DERIVED);
-		if (e->k.flags & BPFWD_MON_F_KFREE)
-			print_string(PRINT_JSON, "drop_reason", NULL,
-				     drop_reason(st->btf, e->k.map_id));
-		print_double(PRINT_ANY, "packets_per_sec", " %12.0f",
-			     secs > 0 ? dp / secs : 0);
-		print_double(PRINT_JSON, "events_per_sec", NULL,
-			     secs > 0 ? de / secs : 0);
-		print_u64(PRINT_ANY, "packets", " %14llu", e->v.packets);
-		print_u64(PRINT_ANY, "events", " %8llu", e->v.events);
-		print_u64(PRINT_JSON, "processed", NULL, e->v.processed);
-		print_nl();
-		close_json_object();
+		print_event(st, e, mon_find(prev, &e->k), secs);
 	}
 	close_json_array();
 	if (!shown)
@@ -373,24 +408,43 @@ static void prom_series(FILE *f, const struct mon_snapshot *s, const char *name,
 				    s->e[i].v.events : s->e[i].v.packets);
 }
 
-/* Writes @path.tmp.PID, then renames it over @path: a reader (the
- * node_exporter textfile collector) never sees half a file.
+/* A new file next to @path, @path.tmp.XXXXXX, made by mkstemp(): a
+ * name nobody can guess, created with O_EXCL, so a link planted in the
+ * directory (the collector's, perhaps writable by another user) is
+ * never followed.  Readable by all, as a textfile must be for the
+ * collector.  Returns the stream, or NULL with errno set.
  */
-static int prom_write(struct mon *st, const char *path,
-		      const struct mon_snapshot *s)
+static FILE *prom_create(const char *path, char *tmp, size_t size)
 {
-	char tmp[4096];
 	FILE *f;
-	size_t j;
-	int err = 0;
+	int fd;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	f = fopen(tmp, "w");
-	if (!f) {
-		err = -errno;
-		p_err("prom %s: %s", tmp, strerror(-err));
-		return err;
+	if ((size_t)snprintf(tmp, size, "%s.tmp.XXXXXX", path) >= size) {
+		errno = ENAMETOOLONG;
+		return NULL;
 	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w");
+	if (!f || fchmod(fd, 0644)) {
+		int err = errno;
+
+		if (f)
+			fclose(f);
+		else
+			close(fd);
+		unlink(tmp);
+		errno = err;
+		return NULL;
+	}
+	return f;
+}
+
+static void prom_body(FILE *f, struct mon *st, const struct mon_snapshot *s)
+{
+	size_t j;
+
 	prom_series(f, s, "bpfwd_monitor_packets_total",
 		    "Frames of redirect events since the monitor started (drops for bulk events)",
 		    false);
@@ -409,8 +463,27 @@ static int prom_write(struct mon *st, const char *path,
 			prom_label(f, "signal", mon_signal(j), true);
 			fputs("} 1\n", f);
 		}
+}
+
+/* Writes a new file, then renames it over @path: a reader (the
+ * node_exporter textfile collector) never sees half a file.
+ */
+static int prom_write(struct mon *st, const char *path,
+		      const struct mon_snapshot *s)
+{
+	char tmp[4096];
+	FILE *f;
+	int err = 0;
+
+	f = prom_create(path, tmp, sizeof(tmp));
+	if (!f) {
+		err = -errno;
+		p_err("prom %s: %s", path, strerror(-err));
+		return err;
+	}
+	prom_body(f, st, s);
 	if (fflush(f) || ferror(f) || fsync(fileno(f)))
-		err = -errno ? -errno : -EIO;
+		err = errno ? -errno : -EIO;
 	if (fclose(f) && !err)
 		err = -errno;
 	if (!err && rename(tmp, path))
@@ -426,65 +499,65 @@ static int prom_write(struct mon *st, const char *path,
 static int prom_check(const char *path)
 {
 	char tmp[4096];
-	int fd;
+	FILE *f = prom_create(path, tmp, sizeof(tmp));
 
-	if (strlen(path) + 24 >= sizeof(tmp)) {
-		p_err("prom %s: path too long", path);
-		return -ENAMETOOLONG;
-	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0) {
+	if (!f) {
 		p_err("prom %s: %s", path, strerror(errno));
 		return -errno;
 	}
-	close(fd);
+	fclose(f);
 	unlink(tmp);
 	return 0;
 }
 
+/* Parses the arguments into @st and the report's settings.  all and
+ * errors set one mode, the last one given wins ("all errors" is
+ * errors, the default); the other words come from the table.
+ */
+static int monitor_parse(int argc, char **argv, struct mon *st,
+			 struct monitor_cfg *c)
+{
+	kw_seen_t seen = 0;
+	int err;
+
+	c->interval = 1;
+	for (;;) {
+		err = kw_parse_some(monitor_kws, &argc, &argv, c, &seen);
+		if (err)
+			return err;
+		if (!argc)
+			break;
+		if (!is_word(*argv, "all") && !is_word(*argv, "errors"))
+			return usage_err("unknown argument \"%s\"", *argv);
+		st->all = is_word(*argv, "all");
+		argc--;
+		argv++;
+	}
+	st->no_kfree = c->nokfree;
+	st->no_bulk = c->nobulk;
+	return 0;
+}
 
 int do_monitor(int argc, char **argv)
 {
 	struct mon st = { 0 };
-	const char *prom = NULL;
+	struct monitor_cfg c = { 0 };
 	struct mon_snapshot snap[2] = { 0 };
-	uint32_t interval = 1, count = 0, done;
-	struct sigaction sa = { .sa_handler = on_signal };
-	struct sigaction old_int, old_term;
+	struct signals_saved sigs;
+	const char *prom;
+	uint32_t done;
 	int cur = 0, ret = BPFWD_EXIT_OK;
 	double t0, t1;
 
 	opts.cmd = "monitor";
-	for (; argc > 0; argc--, argv++) {
-		if (is_word(*argv, "help")) {
-			return monitor_help(0, NULL);
-		} else if (is_word(*argv, "all")) {
-			st.all = true;
-		} else if (is_word(*argv, "errors")) {
-			st.all = false;
-		} else if (is_word(*argv, "nokfree")) {
-			st.no_kfree = true;
-		} else if (is_word(*argv, "nobulk")) {
-			st.no_bulk = true;
-		} else if (is_word(*argv, "interval") ||
-			   is_word(*argv, "count")) {
-			if (arg_interval_count(&argc, &argv, &interval, &count,
-					       100000000))
-				return BPFWD_EXIT_USAGE;
-		} else if (is_word(*argv, "prom")) {
-			NEXT_ARG();
-			prom = *argv;
-			if (!*prom)
-				return usage_err("prom: empty file name");
-		} else {
-			return usage_err("unknown argument \"%s\"", *argv);
-		}
-	}
-	if (geteuid()) {
-		p_err("must be run as root (needs CAP_BPF and CAP_PERFMON)");
+	if (argc > 0 && is_word(*argv, "help"))
+		return monitor_help(0, NULL);
+	ret = monitor_parse(argc, argv, &st, &c);
+	if (ret)
+		return ret;
+	prom = c.prom;
+	if (need_root())
 		return BPFWD_EXIT_FAIL;
-	}
 	if (prom && prom_check(prom))
 		return BPFWD_EXIT_FAIL;
 	if (mon_start(&st))
@@ -499,14 +572,12 @@ int do_monitor(int argc, char **argv)
 		printf("\n");
 		fflush(stdout);
 	}
-	stop = 0;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	signals_catch(&sigs, false);
 	t0 = now();
-	for (done = 0; !stop && (!count || done < count); done++) {
-		struct timespec ts = { .tv_sec = interval };
+	for (done = 0; !stop_signal && (!c.count || done < c.count); done++) {
+		struct timespec ts = { .tv_sec = c.interval };
 
-		while (!stop && nanosleep(&ts, &ts) && errno == EINTR)
+		while (!stop_signal && nanosleep(&ts, &ts) && errno == EINTR)
 			;
 		cur ^= 1;
 		free(snap[cur].e);
@@ -524,8 +595,7 @@ int do_monitor(int argc, char **argv)
 			break;
 		}
 	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	signals_restore(&sigs);
 	free(snap[0].e);
 	free(snap[1].e);
 	mon_stop(&st);

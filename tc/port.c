@@ -3,376 +3,352 @@
  *
  * bpfwd port: table entries and the programs that act on them.
  *
- *   port add dev IN to OUT [mode M] [to-ingress] [at DIR] [hook H] [prio N]
+ *   port { add | replace } dev IN [ to OUT ] [ mode M ] [ hook H ] ARGS
+ *   port del dev IN [ force ]
+ *   port show [ dev IN ]
+ *   port flush
  *
  * A port is one entry in a table (ingress ifindex -> target) plus, unless
- * hook is none, one program attached to IN.  Every step that can fail is
- * undone on failure, so a failed command leaves what was there before.
+ * hook is none, one program attached to IN.  This file owns the command:
+ * the common keywords, the table entry and the show line's head and
+ * tail; everything that depends on the hook goes through its struct
+ * hook_ops (hook.h).  Every step that can fail is undone on failure, so
+ * a failed command leaves what was there before.
  */
 #include <errno.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 #include <bpf/bpf.h>
 
-#include "bpfwd.h"
-#include "lib/attach.h"
+#include "objects.h"
+#include "hook.h"
 #include "lib/json.h"
-#include "lib/loader.h"
+#include "lib/params.h"
 #include "lib/pins.h"
 #include "lib/ports.h"
 #include "lib/util.h"
-#include "xdp.h"
+#include "port.h"
 
-#define HELP_SPEC_PORT \
-	"PORT_SPEC := dev IN to OUT [ mode MODE ] [ to-ingress ] [ at DIR ]\n" \
-	"             [ hook HOOK ] [ prio N ]\n" \
-	"MODE := { redirect | clone | mirror | peer | neigh }\n" \
-	"DIR  := { ingress | egress }\n" \
-	"HOOK := { tc | tcx | act | none }\n" \
-	HELP_SPEC_XDP
+/* Filled from the hook table (hook_words_init()). */
+static const char *hook_words[__BPFWD_HOOK_MAX];
+
+static const struct kw spec_kws[] = {
+	KW_DEV("dev", struct port_cfg, dev, "IN", KW_REQUIRED,
+	       "the device whose frames the port takes"),
+	KW_DEV("to", struct port_cfg, to, "OUT", 0,
+	       "the device they go to"),
+	KW_ENUM("mode", struct port_cfg, mode, port_mode_words, NULL, "MODE", 0,
+		"how they go there (default redirect)"),
+	KW_ENUM("hook", struct port_cfg, hook, hook_words, NULL, "HOOK", 0,
+		"where the program runs (default tcx, or tc before Linux 6.6)"),
+	KW_END
+};
+
+static const struct kw del_kws[] = {
+	KW_DEV("dev", struct port_cfg, dev, "IN", KW_REQUIRED, "the port"),
+	KW_FLAG("force", struct port_cfg, force, 0,
+		"also an entry another namespace left in the stock table"),
+	KW_END
+};
+
+static const struct kw show_kws[] = {
+	KW_DEV("dev", struct port_cfg, dev, "IN", 0, "only this port"),
+	KW_END
+};
+
+static void hook_words_init(void)
+{
+	uint32_t i;
+
+	for (i = 0; i < ARRAY_SIZE(hook_words); i++)
+		hook_words[i] = hook_by_id(i)->name;
+}
+
+/* Whether @ops is the first hook with its keyword table (each table is
+ * parsed and shown once).
+ */
+static bool first_with_kws(const struct hook_ops *ops)
+{
+	uint32_t i;
+
+	for (i = 0; i < ops->id; i++)
+		if (hook_by_id(i)->kws == ops->kws)
+			return false;
+	return ops->kws != NULL;
+}
+
+static void print_spec_usage(void)
+{
+	char tail[64] = "[";
+	const struct hook_ops *ops;
+	uint32_t i;
+
+	for (i = 0; i < __BPFWD_HOOK_MAX; i++) {
+		ops = hook_by_id(i);
+		if (!first_with_kws(ops))
+			continue;
+		snprintf(tail + strlen(tail), sizeof(tail) - strlen(tail),
+			 "%s %s", tail[1] ? " |" : "", ops->args);
+	}
+	strncat(tail, " ]", sizeof(tail) - strlen(tail) - 1);
+	printf("PORT_SPEC := ");
+	kw_usage_tail(stdout, spec_kws, 13, tail);
+	kw_usage_enums(stdout, spec_kws, 0);
+	for (i = 0; i < __BPFWD_HOOK_MAX; i++) {
+		ops = hook_by_id(i);
+		if (!first_with_kws(ops))
+			continue;
+		printf("%s := ", ops->args);
+		kw_usage(stdout, ops->kws, strlen(ops->args) + 4);
+		kw_usage_enums(stdout, ops->kws, 0);
+	}
+}
 
 int port_help(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	printf("Usage: bpfwd port { add | replace } { PORT_SPEC | XDP_SPEC }\n"
-	       "       bpfwd port del dev IN [ force ]\n"
-	       "       bpfwd port show [ dev IN ]\n"
-	       "       bpfwd port flush\n"
-	       HELP_SPEC_PORT);
+	hook_words_init();
+	printf("Usage: bpfwd port { add | replace } PORT_SPEC\n");
+	printf("       bpfwd port del ");
+	kw_usage(stdout, del_kws, 22);
+	printf("       bpfwd port show ");
+	kw_usage(stdout, show_kws, 23);
+	printf("       bpfwd port flush\n");
+	print_spec_usage();
 	return BPFWD_EXIT_OK;
 }
 
-static const char *const mode_names[] = {
-	[BPFWD_MODE_REDIRECT] = "redirect",
-	[BPFWD_MODE_CLONE] = "clone",
-	[BPFWD_MODE_PEER] = "peer",
-	[BPFWD_MODE_NEIGH] = "neigh",
-	[BPFWD_MODE_MIRROR] = "mirror",
+/* What the parser saw: the common table first, then each hook table. */
+struct spec_parse {
+	const struct kw *tabs[1 + __BPFWD_HOOK_MAX];
+	kw_seen_t seen[1 + __BPFWD_HOOK_MAX];
+	int n;
 };
 
-static const char *mode_name(uint32_t m)
+/* Parses PORT_SPEC: the common keywords and those of every hook, in any
+ * order; which hook's may be given is decided after (the hook can come
+ * last, or from the port that exists).
+ */
+static int parse_spec(int argc, char **argv, struct port_cfg *c,
+		      struct spec_parse *ps)
 {
-	return m < ARRAY_SIZE(mode_names) ? mode_names[m] : xdp_mode_name(m);
-}
+	uint32_t i;
+	int left, err;
 
-struct port_cfg {
-	const char *dev, *to;
-	int in, out;
-	uint32_t mode, hook, prio;
-	bool to_ingress, egress;
-	bool has_mode, has_hook, has_prio, has_at, has_to;
-	bool force;		/* del: also another namespace's stock entry */
-};
-
-static int lookup_word(const char *arg, const char *const *names, int n,
-		       const char *what, uint32_t *out)
-{
-	int i;
-
-	for (i = 0; i < n; i++) {
-		if (names[i] && is_word(arg, names[i])) {
-			*out = i;
-			return 0;
+	memset(ps, 0, sizeof(*ps));
+	ps->tabs[ps->n++] = spec_kws;
+	for (i = 0; i < __BPFWD_HOOK_MAX; i++)
+		if (first_with_kws(hook_by_id(i)))
+			ps->tabs[ps->n++] = hook_by_id(i)->kws;
+	while (argc > 0) {
+		left = argc;
+		for (i = 0; i < (uint32_t)ps->n && argc > 0; i++) {
+			err = kw_parse_some(ps->tabs[i], &argc, &argv, c,
+					    &ps->seen[i]);
+			if (err)
+				return err;
 		}
-	}
-	return usage_err("unknown %s \"%s\"", what, arg);
-}
-
-static int parse_port(int argc, char **argv, struct port_cfg *c, bool full)
-{
-	static const char *const hooks[] = { "none", "tc", "tcx", "act" };
-	static const char *const dirs[] = { "ingress", "egress" };
-	uint32_t v = 0;
-
-	memset(c, 0, sizeof(*c));
-	c->prio = 1;
-	for (; argc > 0; argc--, argv++) {
-		if (is_word(*argv, "dev")) {
-			NEXT_ARG();
-			c->dev = *argv;
-		} else if (!full && is_word(*argv, "force") &&
-			   opts.cmd && !strcmp(opts.cmd, "port del")) {
-			c->force = true;
-		} else if (full && is_word(*argv, "to")) {
-			NEXT_ARG();
-			c->to = *argv;
-			c->has_to = true;
-		} else if (full && is_word(*argv, "mode")) {
-			NEXT_ARG();
-			if (lookup_word(*argv, mode_names,
-					ARRAY_SIZE(mode_names), "mode",
-					&c->mode))
-				return BPFWD_EXIT_USAGE;
-			c->has_mode = true;
-		} else if (full && is_word(*argv, "to-ingress")) {
-			c->to_ingress = true;
-		} else if (full && is_word(*argv, "at")) {
-			NEXT_ARG();
-			if (lookup_word(*argv, dirs, 2, "direction", &v))
-				return BPFWD_EXIT_USAGE;
-			c->egress = v;
-			c->has_at = true;
-		} else if (full && is_word(*argv, "hook")) {
-			NEXT_ARG();
-			if (lookup_word(*argv, hooks, ARRAY_SIZE(hooks),
-					"hook", &c->hook))
-				return BPFWD_EXIT_USAGE;
-			c->has_hook = true;
-		} else if (full && is_word(*argv, "prio")) {
-			NEXT_ARG();
-			if (arg_u32("prio", *argv, &c->prio, 1, 0xffff))
-				return BPFWD_EXIT_USAGE;
-			c->has_prio = true;
-		} else {
+		if (argc == left)
 			return usage_err("unknown argument \"%s\"", *argv);
-		}
 	}
 	if (!c->dev)
 		return usage_err("missing \"dev IN\"");
-	if (full && !c->has_to)
-		return usage_err("missing \"to OUT\"");
-	if (full && c->to_ingress &&
-	    (c->mode == BPFWD_MODE_PEER || c->mode == BPFWD_MODE_NEIGH))
-		return usage_err("to-ingress does not apply to mode %s",
-				 mode_name(c->mode));
-	if (full && c->mode == BPFWD_MODE_PEER && c->egress)
-		return usage_err("mode peer works only at ingress");
-	if (full && c->hook == BPFWD_HOOK_NONE && c->has_hook &&
-	    (c->has_at || c->has_prio))
-		return usage_err("hook none attaches nothing: at and prio do not apply");
+	c->has_mode = kw_has(spec_kws, ps->seen[0], "mode");
+	c->has_hook = kw_has(spec_kws, ps->seen[0], "hook");
 	return 0;
 }
 
-static const char *section_of(uint32_t mode, bool to_ingress)
+/* The first keyword given that hook @ops does not take, or NULL. */
+static const char *foreign_kw(const struct hook_ops *ops,
+			      const struct spec_parse *ps)
 {
-	switch (mode) {
-	case BPFWD_MODE_CLONE:
-		return to_ingress ? "clone_redirect_recv" :
-				    "clone_redirect_xmit";
-	case BPFWD_MODE_MIRROR:
-		return to_ingress ? "mirror_recv" : "mirror_xmit";
-	case BPFWD_MODE_PEER:
-		return "redirect_peer";
-	case BPFWD_MODE_NEIGH:
-		return "redirect_neigh";
-	}
-	return to_ingress ? "redirect_recv" : "redirect_xmit";
-}
+	int i, j;
 
-/* Finds the port's entry: the namespace's table first, then the stock
- * one (entries this namespace wrote).  Returns 0, -ENOENT (no message),
- * or another -errno that table_open() already reported (a stale pin of
- * the namespace's table; a stale stock table is only warned about).
- */
-static int find_port(uint32_t ifindex, struct table *t, struct bpfwd_port *p)
-{
-	int i, err;
-
-	for (i = 0; i < 2; i++) {
-		err = table_open_read(t, i);
-		if (err == -ENOENT)
+	for (i = 1; ps && i < ps->n; i++) {
+		if (ps->tabs[i] == ops->kws || !ps->seen[i])
 			continue;
-		if (err)
-			return err;
-		if (!port_get(t, ifindex, p) && port_owned(t, p))
-			return 0;
-		table_close(t);
+		for (j = 0; ps->tabs[i][j].name; j++)
+			if (ps->seen[i] & (1ULL << j))
+				return ps->tabs[i][j].name;
 	}
-	return -ENOENT;
+	return NULL;
 }
 
-static int load_and_attach(struct table *t, const struct port_cfg *c,
-			   bool replace, bool *own_clsact)
+/* add without hook: the hook whose keywords were given, else the
+ * default one.
+ */
+static void pick_hook(struct port_cfg *c, const struct spec_parse *ps)
 {
-	struct attach_req r = {
-		.t = t, .ifindex = c->in, .dev = c->dev, .egress = c->egress,
-		.hook = c->hook, .prio = c->prio, .replace = replace,
-	};
-	struct redirect *skel;
+	const struct hook_ops *def = hook_by_id(hook_default());
+	uint32_t id;
+	int i;
+
+	c->hook = def->id;
+	c->has_hook = true;
+	for (i = 1; ps && i < ps->n; i++) {
+		if (!ps->seen[i] || ps->tabs[i] == def->kws)
+			continue;
+		for (id = 0; id < __BPFWD_HOOK_MAX; id++) {
+			if (hook_by_id(id)->kws == ps->tabs[i]) {
+				c->hook = id;
+				return;
+			}
+		}
+	}
+}
+
+/* Writes the new entry, then lets the hook attach; a stock table entry
+ * of another namespace's is refused.  Returns 0 or -errno (reported).
+ */
+static int add_entry(struct table *t, struct port_cfg *c,
+		     const struct hook_ops *ops, struct bpfwd_port *p)
+{
+	struct bpfwd_port other;
 	int err;
 
-	if (c->hook == BPFWD_HOOK_NONE)
-		return 0;
-	err = loader_load(t->dir, section_of(c->mode, c->to_ingress),
-			  c->hook == BPFWD_HOOK_ACT ? BPF_PROG_TYPE_SCHED_ACT :
-						      BPF_PROG_TYPE_SCHED_CLS,
-			  &skel, &r.prog_fd, &r.prog_name);
-	if (err)
+	if (t->stock && !port_get(t, c->in, &other)) {
+		p_err("%s: ifindex %d in %s belongs to another network namespace (stock tc's pins are shared by all of them); use a hook other than none here, or port del dev %s force if that namespace is gone",
+		      c->dev, c->in, t->dir, c->dev);
+		return -EEXIST;
+	}
+	err = slot_alloc(t, &p->slot);
+	if (err) {
+		p_err("%s: table full (%d ports)", c->dev, BPFWD_MAX_SLOTS - 1);
 		return err;
-	err = attach_port(&r);
-	loader_free(skel);
-	if (own_clsact)
-		*own_clsact = r.own_clsact;
+	}
+	p->target = c->out;
+	p->mode = c->mode;
+	p->hook = c->hook;
+	p->netns = netns_cookie();
+	stats_clear(t, p->slot);
+	err = port_put(t, c->in, p, BPF_NOEXIST);
+	if (err) {
+		p_err("%s: write table %s: %s", c->dev, t->dir, strerror(-err));
+		return err;
+	}
+	err = ops->attach(t, c, p);
+	if (err)
+		port_delete(t, c->in);
 	return err;
 }
 
-static int resolve(struct port_cfg *c)
+/* 0, -errno (reported) or BPFWD_EXIT_USAGE. */
+static int add(struct port_cfg *c, const struct spec_parse *ps)
 {
-	return resolve_pair(c->dev, c->to, &c->in, &c->out);
-}
-
-static int port_add(struct port_cfg *c)
-{
-	struct bpfwd_port p = { 0 }, old;
+	const struct hook_ops *ops;
+	struct bpfwd_port p = { 0 };
 	struct table t;
-	bool own = false;
 	int err;
 
-	if (resolve(c))
-		return BPFWD_EXIT_FAIL;
 	if (!c->has_hook)
-		c->hook = kernel_has_tcx() ? BPFWD_HOOK_TCX : BPFWD_HOOK_TC;
-	if (c->hook == BPFWD_HOOK_NONE) {
-		c->prio = 0;
-		/* it writes the stock table: one of an older layout is
-		 * this command's error, not the warning find_port() gives
-		 */
-		if (stock_check_layout(false))
-			return BPFWD_EXIT_FAIL;
-	}
-	err = find_port(c->in, &t, &old);
+		pick_hook(c, ps);
+	ops = hook_by_id(c->hook);
+	err = ops->parse(c, false, foreign_kw(ops, ps));
+	if (err)
+		return err;
+	err = need_root() ? -EPERM : resolve_pair(c->dev, c->to, &c->in,
+						   &c->out);
+	if (err)
+		return -ENODEV;
+	/* a stock table of an older layout: this command's error, not the
+	 * warning a lookup gives
+	 */
+	if (ops->stock && stock_check_layout(false))
+		return -EEXIST;
+	err = port_find(c->in, &t, &p);
 	if (!err) {
 		p_err("%s: already a port (to ifindex %u, hook %s); use port replace or port del",
-		      c->dev, old.target, hook_name(old.hook));
+		      c->dev, p.target, hook_name(p.hook));
 		table_close(&t);
-		return BPFWD_EXIT_FAIL;
+		return -EEXIST;
 	}
 	if (err != -ENOENT)
-		return BPFWD_EXIT_FAIL;
-	err = table_open(&t, c->hook == BPFWD_HOOK_NONE, true);
+		return err;
+	memset(&p, 0, sizeof(p));
+	err = ops->prepare(c, &p);
 	if (err)
-		return BPFWD_EXIT_FAIL;
-	if (t.stock && !port_get(&t, c->in, &old)) {
-		p_err("%s: ifindex %d in %s belongs to another network namespace (stock tc's pins are shared by all of them); use a hook other than none here, or port del dev %s force if that namespace is gone",
-		      c->dev, c->in, t.dir, c->dev);
-		goto fail;
-	}
-	err = slot_alloc(&t, &p.slot);
-	if (err) {
-		p_err("%s: table full (%d ports)", c->dev, BPFWD_MAX_SLOTS - 1);
-		goto fail;
-	}
-	p.target = c->out;
-	p.mode = c->mode;
-	p.hook = c->hook;
-	p.prio = c->prio;
-	p.netns = netns_cookie();
-	p.flags = (c->to_ingress ? BPFWD_F_INGRESS : 0) |
-		  (c->egress ? BPFWD_F_AT_EGRESS : 0);
-	stats_clear(&t, p.slot);
-	err = port_put(&t, c->in, &p, BPF_NOEXIST);
-	if (err) {
-		p_err("%s: write table %s: %s", c->dev, t.dir, strerror(-err));
-		goto fail;
-	}
-	err = load_and_attach(&t, c, false, &own);
-	if (err) {
-		port_delete(&t, c->in);
-		goto fail;
-	}
-	if (own) {
-		p.flags |= BPFWD_F_OWN_CLSACT;
-		port_put(&t, c->in, &p, BPF_EXIST);
-	}
-	pr_info("%s: port to %s, mode %s, hook %s, table %s", c->dev, c->to,
-		mode_name(c->mode), hook_name(c->hook), t.dir);
-	table_close(&t);
-	return BPFWD_EXIT_OK;
-fail:
-	if (t.created)
+		return err;
+	err = table_open(&t, ops->stock, true);
+	if (err)
+		return err;
+	err = add_entry(&t, c, ops, &p);
+	if (err)
 		table_gc(&t);
+	if (!err)
+		pr_info("%s: port to %s, mode %s, hook %s, table %s", c->dev,
+			c->to ?: "-", port_mode_name(c->mode), ops->name,
+			t.dir);
 	table_close(&t);
-	return BPFWD_EXIT_FAIL;
+	return err;
 }
 
-/* Changes target and/or mode in place: the entry first, then (when the
- * mode needs another program) an atomic program swap on the same hook.
- * If the swap fails the old entry is put back.
+/* Changes the port in place: the hook stays, the hook's replace does
+ * the rest.  0, -errno (reported) or BPFWD_EXIT_USAGE.
  */
-static int port_replace(struct port_cfg *c)
+static int replace(struct port_cfg *c, const struct spec_parse *ps)
 {
-	struct bpfwd_port old, p;
+	const struct hook_ops *ops;
+	struct bpfwd_port old;
 	struct table t;
 	int err;
 
-	if (resolve(c))
-		return BPFWD_EXIT_FAIL;
-	err = find_port(c->in, &t, &old);
+	if (need_root())
+		return -EPERM;
+	if (resolve_pair(c->dev, c->to, &c->in, &c->out))
+		return -ENODEV;
+	err = port_find(c->in, &t, &old);
 	if (err) {
 		if (err == -ENOENT)
 			p_err("%s: not a port; use port add", c->dev);
-		return BPFWD_EXIT_FAIL;
+		return err;
 	}
 	if (c->has_hook && c->hook != old.hook) {
 		p_err("%s: replace keeps the hook (%s); to move the port to hook %s, del and add it",
 		      c->dev, hook_name(old.hook), hook_name(c->hook));
-		goto fail;
-	}
-	if (c->has_at && c->egress != !!(old.flags & BPFWD_F_AT_EGRESS)) {
-		p_err("%s: replace keeps the direction; del and add the port",
-		      c->dev);
-		goto fail;
-	}
-	if (c->has_prio && c->prio != old.prio) {
-		p_err("%s: replace keeps the prio (%u); del and add the port",
-		      c->dev, old.prio);
-		goto fail;
+		table_close(&t);
+		return -EINVAL;
 	}
 	c->hook = old.hook;
-	c->prio = old.prio;
-	c->egress = old.flags & BPFWD_F_AT_EGRESS;
 	if (!c->has_mode)
 		c->mode = old.mode;
-	if (c->hook == BPFWD_HOOK_NONE &&
-	    (c->mode != old.mode ||
-	     c->to_ingress != !!(old.flags & BPFWD_F_INGRESS))) {
-		p_err("%s: hook none: the section tc loaded decides the mode (%s%s); replace can change the target only, load another section with tc filter replace",
-		      c->dev, mode_name(old.mode),
-		      old.flags & BPFWD_F_INGRESS ? " to-ingress" : "");
-		goto fail;
-	}
-	if (c->mode == BPFWD_MODE_PEER && c->egress) {
-		p_err("%s: mode peer works only at ingress", c->dev);
-		goto fail;
-	}
-	p = old;
-	p.target = c->out;
-	p.mode = c->mode;
-	p.flags &= ~BPFWD_F_INGRESS;
-	p.flags |= c->to_ingress ? BPFWD_F_INGRESS : 0;
-	err = port_put(&t, c->in, &p, BPF_EXIST);
-	if (err) {
-		p_err("%s: write table %s: %s", c->dev, t.dir, strerror(-err));
-		goto fail;
-	}
-	if (strcmp(section_of(p.mode, p.flags & BPFWD_F_INGRESS),
-		   section_of(old.mode, old.flags & BPFWD_F_INGRESS))) {
-		err = load_and_attach(&t, c, true, NULL);
-		if (err) {
-			port_put(&t, c->in, &old, BPF_EXIST);
-			goto fail;
-		}
-	}
-	pr_info("%s: port to %s, mode %s, hook %s", c->dev, c->to,
-		mode_name(c->mode), hook_name(c->hook));
+	ops = hook_by_id(old.hook);
+	err = ops->parse(c, true, foreign_kw(ops, ps));
+	if (!err)
+		err = ops->replace(&t, c, &old);
+	if (!err)
+		pr_info("%s: port to %s, mode %s, hook %s", c->dev,
+			c->to ?: "-", port_mode_name(c->mode), ops->name);
 	table_close(&t);
-	return BPFWD_EXIT_OK;
-fail:
-	table_close(&t);
-	return BPFWD_EXIT_FAIL;
+	return err;
+}
+
+static int lib_ret(int err)
+{
+	return err > 0 ? -EINVAL : err;
+}
+
+int port_add_cfg(const struct port_cfg *cfg)
+{
+	struct port_cfg c = *cfg;
+
+	return lib_ret(add(&c, NULL));
+}
+
+int port_replace_cfg(const struct port_cfg *cfg)
+{
+	struct port_cfg c = *cfg;
+
+	return lib_ret(replace(&c, NULL));
 }
 
 /* Detaches the port's program and removes its entry and counters. */
 static int remove_port(struct table *t, uint32_t ifindex, const char *dev,
 		       const struct bpfwd_port *p)
 {
+	const struct hook_ops *ops = hook_by_id(p->hook);
 	int err;
 
-	err = detach_port(t, ifindex, dev, p->flags & BPFWD_F_AT_EGRESS,
-			  p->hook, p->prio, p->flags & BPFWD_F_OWN_CLSACT);
+	err = ops ? ops->detach(t, ifindex, dev, p) : 0;
 	if (err)
 		return err;
 	port_delete(t, ifindex);
@@ -395,39 +371,39 @@ static int del_foreign(const char *dev, int in)
 	if (err == -ENOENT || (!err && port_get(&t, in, &p))) {
 		p_err("%s: not a port, in no table", dev);
 		table_close(&t);
-		return BPFWD_EXIT_FAIL;
+		return -ENOENT;
 	}
 	if (err)
-		return BPFWD_EXIT_FAIL;
+		return err;
 	pr_warn("port del %s: removing the entry for ifindex %d that netns cookie %llu wrote in %s",
 		dev, in, (unsigned long long)p.netns, t.dir);
 	port_delete(&t, in);
 	stats_clear(&t, p.slot);
 	table_close(&t);
-	return BPFWD_EXIT_OK;
+	return 0;
 }
 
-static int port_del(struct port_cfg *c)
+int port_del_dev(const char *dev, bool force)
 {
 	struct bpfwd_port p;
 	struct table t;
 	int in, err;
 
-	in = ifindex_of(c->dev, NULL);
+	in = ifindex_of(dev, NULL);
 	if (in < 0)
-		return BPFWD_EXIT_FAIL;
-	err = find_port(in, &t, &p);
-	if (err == -ENOENT && c->force)
-		return del_foreign(c->dev, in);
+		return in;
+	err = port_find(in, &t, &p);
+	if (err == -ENOENT && force)
+		return del_foreign(dev, in);
 	if (err) {
 		if (err == -ENOENT)
-			p_err("%s: not a port", c->dev);
-		return BPFWD_EXIT_FAIL;
+			p_err("%s: not a port", dev);
+		return err;
 	}
-	err = remove_port(&t, in, c->dev, &p);
+	err = remove_port(&t, in, dev, &p);
 	table_gc(&t);
 	table_close(&t);
-	return err ? BPFWD_EXIT_FAIL : BPFWD_EXIT_OK;
+	return err;
 }
 
 /* Removes every port of this namespace, also those whose device is gone
@@ -441,46 +417,32 @@ static int flush_one(struct table *t, uint32_t ifindex,
 	return remove_port(t, ifindex, ifname_of(ifindex, name), p);
 }
 
-static int port_flush(int argc, char **argv)
-{
-	opts.cmd = "port flush";
-	if (argc > 0)
-		return usage_err("unknown argument \"%s\"", *argv);
-	if (need_root())
-		return BPFWD_EXIT_FAIL;
-	return ports_walk(flush_one, NULL, true) ? BPFWD_EXIT_FAIL :
-						  BPFWD_EXIT_OK;
-}
-
 static void show_one(struct table *t, uint32_t ifindex,
 		     const struct bpfwd_port *p)
 {
+	const struct hook_ops *ops = hook_by_id(p->hook);
 	char in[IF_NAMESIZE], out[IF_NAMESIZE];
-	bool egress = p->flags & BPFWD_F_AT_EGRESS;
+	bool attached;
 
-	if (p->hook == BPFWD_HOOK_XDP) {
-		xdp_show_one(t, ifindex, p);
-		return;
-	}
 	open_json_object(NULL);
 	print_string(PRINT_ANY, "dev", "%s", ifname_of(ifindex, in));
 	print_u64(PRINT_JSON, "ifindex", NULL, ifindex);
-	print_string(PRINT_ANY, "to", " to %s", ifname_of(p->target, out));
-	print_u64(PRINT_JSON, "to_ifindex", NULL, p->target);
-	print_string(PRINT_ANY, "mode", " mode %s", mode_name(p->mode));
-	print_bool(PRINT_JSON, "to_ingress", NULL, p->flags & BPFWD_F_INGRESS);
-	if (p->flags & BPFWD_F_INGRESS)
-		print_string(PRINT_FP, NULL, "%s", " to-ingress");
-	print_string(PRINT_ANY, "hook", " hook %s", hook_name(p->hook));
-	if (p->hook != BPFWD_HOOK_NONE) {
-		print_string(PRINT_ANY, "at", " at %s",
-			     egress ? "egress" : "ingress");
-		if (hook_is_tc_family(p->hook))
-			print_u64(PRINT_ANY, "prio", " prio %llu", p->prio);
-		print_bool(PRINT_JSON, "attached", NULL,
-			   port_attached(t, ifindex, egress, p->hook,
-					 p->prio));
-		if (!port_attached(t, ifindex, egress, p->hook, p->prio))
+	if (p->target) {
+		print_string(PRINT_ANY, "to", " to %s",
+			     ifname_of(p->target, out));
+		print_u64(PRINT_JSON, "to_ifindex", NULL, p->target);
+	} else {
+		print_null(PRINT_JSON, "to", NULL);
+	}
+	print_string(PRINT_ANY, "mode", " mode %s", port_mode_name(p->mode));
+	if (ops)
+		ops->show(t, ifindex, p);
+	else
+		print_u64(PRINT_ANY, "hook", " hook %llu", p->hook);
+	if (ops && ops->attached) {
+		attached = ops->attached(t, ifindex, p);
+		print_bool(PRINT_JSON, "attached", NULL, attached);
+		if (!attached)
 			print_string(PRINT_FP, NULL, "%s", " (detached)");
 	}
 	print_u64(PRINT_JSON, "slot", NULL, p->slot);
@@ -499,16 +461,75 @@ static int show_cb(struct table *t, uint32_t ifindex,
 	return 0;
 }
 
-static int port_show(int argc, char **argv)
+/* The command's result: -errno (reported) is a failure, a positive
+ * value a usage error already printed.
+ */
+static int exit_of(int err)
+{
+	return err < 0 ? BPFWD_EXIT_FAIL : err ? err : BPFWD_EXIT_OK;
+}
+
+static int spec_cmd(int argc, char **argv, bool is_replace)
+{
+	struct port_cfg c = { 0 };
+	struct spec_parse ps;
+	int err;
+
+	opts.cmd = is_replace ? "port replace" : "port add";
+	hook_words_init();
+	err = parse_spec(argc, argv, &c, &ps);
+	if (err)
+		return err;
+	return exit_of(is_replace ? replace(&c, &ps) : add(&c, &ps));
+}
+
+static int do_add(int argc, char **argv)
+{
+	return spec_cmd(argc, argv, false);
+}
+
+static int do_replace(int argc, char **argv)
+{
+	return spec_cmd(argc, argv, true);
+}
+
+static int do_del(int argc, char **argv)
+{
+	struct port_cfg c = { 0 };
+	int err;
+
+	opts.cmd = "port del";
+	err = kw_parse(del_kws, argc, argv, &c, NULL);
+	if (err)
+		return err;
+	if (need_root())
+		return BPFWD_EXIT_FAIL;
+	return exit_of(port_del_dev(c.dev, c.force));
+}
+
+static int do_flush(int argc, char **argv)
+{
+	opts.cmd = "port flush";
+	if (argc > 0)
+		return usage_err("unknown argument \"%s\"", *argv);
+	if (need_root())
+		return BPFWD_EXIT_FAIL;
+	return exit_of(ports_walk(flush_one, NULL, true));
+}
+
+static int do_show(int argc, char **argv)
 {
 	struct port_cfg c = { 0 };
 	uint32_t only = 0;
 	int in, err;
 
-	if (argc > 0) {
-		err = parse_port(argc, argv, &c, false);
-		if (err)
-			return err;
+	opts.cmd = "port show";
+	if (need_root())
+		return BPFWD_EXIT_FAIL;
+	err = kw_parse(show_kws, argc, argv, &c, NULL);
+	if (err)
+		return err;
+	if (c.dev) {
 		in = ifindex_of(c.dev, NULL);
 		if (in < 0)
 			return BPFWD_EXIT_FAIL;
@@ -519,50 +540,7 @@ static int port_show(int argc, char **argv)
 	err = ports_walk(show_cb, &only, false);
 	close_json_array();
 	json_end();
-	return err ? BPFWD_EXIT_FAIL : BPFWD_EXIT_OK;
-}
-
-static int port_cmd(int argc, char **argv, const char *name,
-		    int (*fn)(struct port_cfg *), bool full)
-{
-	static char cmdbuf[96];
-	struct port_cfg c;
-	int err;
-
-	/* messages read "bpfwd: port add eth0: ..." */
-	snprintf(cmdbuf, sizeof(cmdbuf), "port %s", name);
-	opts.cmd = cmdbuf;
-	if (full && xdp_cmd_wanted(fn == port_replace, argc, argv))
-		return xdp_port_cmd(fn == port_replace, argc, argv);
-	err = parse_port(argc, argv, &c, full);
-	if (err)
-		return err;
-	if (need_root())
-		return BPFWD_EXIT_FAIL;
-	return fn(&c);
-}
-
-static int do_add(int argc, char **argv)
-{
-	return port_cmd(argc, argv, "add", port_add, true);
-}
-
-static int do_replace(int argc, char **argv)
-{
-	return port_cmd(argc, argv, "replace", port_replace, true);
-}
-
-static int do_del(int argc, char **argv)
-{
-	return port_cmd(argc, argv, "del", port_del, false);
-}
-
-static int do_show(int argc, char **argv)
-{
-	opts.cmd = "port show";
-	if (need_root())
-		return BPFWD_EXIT_FAIL;
-	return port_show(argc, argv);
+	return exit_of(err);
 }
 
 int do_port(int argc, char **argv)
@@ -572,7 +550,7 @@ int do_port(int argc, char **argv)
 		{ "replace", do_replace },
 		{ "delete", do_del },
 		{ "show", do_show },
-		{ "flush", port_flush },
+		{ "flush", do_flush },
 		{ "list", do_show },
 		{ "help", port_help },
 		{ 0 }

@@ -5,7 +5,6 @@
  * Attach tests run in a throwaway network namespace of a child process,
  * so probing changes nothing on the host.
  */
-#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <sched.h>
@@ -19,24 +18,34 @@
 #include <linux/bpf.h>
 #include <linux/pkt_cls.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 
-#include "bpfwd.h"
+#include "objects.h"
 #include "lib/attach.h"
 #include "lib/json.h"
+#include "lib/monitor.h"
 #include "lib/nl.h"
+#include "lib/params.h"
 #include "lib/pins.h"
+#include "lib/trust.h"
 #include "lib/util.h"
-#include "xdp.h"
+#include "hook.h"
 
 #ifndef TC_LIB_DIR_DEFAULT
 #define TC_LIB_DIR_DEFAULT "/usr/lib/x86_64-linux-gnu/tc"
 #endif
 
+/* probe takes no keywords: its table is empty, for the messages */
+static const struct kw probe_kws[] = {
+	KW_END
+};
+
 int probe_help(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	printf("Usage: bpfwd probe\n");
+	fputs("Usage: bpfwd probe", stdout);
+	kw_usage(stdout, probe_kws, 0);
 	return BPFWD_EXIT_OK;
 }
 
@@ -90,21 +99,9 @@ static int probe_hooks(void)
 	return WEXITSTATUS(status);
 }
 
-static const char *tracefs(void)
-{
-	static const char *const dirs[] = {
-		"/sys/kernel/tracing/events",
-		"/sys/kernel/debug/tracing/events",
-	};
-	struct stat st;
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(dirs); i++)
-		if (!stat(dirs[i], &st))
-			return dirs[i];
-	return NULL;
-}
-
+/* The tracepoints monitor attaches to, found in the kernel's BTF as
+ * monitor finds them (tracefs need not be mounted).
+ */
 static void print_tracepoints(void)
 {
 	static const char *const want[] = {
@@ -114,46 +111,45 @@ static void print_tracepoints(void)
 		"xdp/xdp_cpumap_enqueue", "xdp/xdp_devmap_xmit",
 		"skb/kfree_skb", "tc/tc_redirect", "tc/tc_redirect_err",
 	};
-	const char *base = tracefs();
-	char path[512];
-	struct stat st;
+	struct btf *btf = btf__load_vmlinux_btf();
 	size_t i;
 
 	open_json_object("tracepoints");
 	print_string(PRINT_FP, NULL, "%s", "tracepoints:");
-	if (!base)
+	if (!btf)
 		print_string(PRINT_FP, NULL, "%s",
-			     " (tracefs not mounted: mount -t tracefs nodev /sys/kernel/tracing)");
+			     " (unknown: no kernel BTF, /sys/kernel/btf/vmlinux)");
 	for (i = 0; i < ARRAY_SIZE(want); i++) {
-		bool have;
+		bool have = btf &&
+			    mon_has_tracepoint(btf, strchr(want[i], '/') + 1);
 
-		snprintf(path, sizeof(path), "%s/%s", base ? base : "",
-			 want[i]);
-		have = base && !stat(path, &st);
 		print_bool(PRINT_JSON, want[i], NULL, have);
 		if (have)
 			print_string(PRINT_FP, NULL, " %s", want[i]);
 	}
 	print_nl();
 	close_json_object();
+	btf__free(btf);
 }
 
 static void print_plugin(void)
 {
-	const char *dir = getenv("TC_LIB_DIR");
-	char path[512];
-	void *h;
+	/* root dlopen()s it: not from a place another user controls */
+	const char *dir = env_path("TC_LIB_DIR");
+	char path[512], why[600] = "";
+	void *h = NULL;
 
-	if (!dir || !*dir)
+	if (!dir)
 		dir = TC_LIB_DIR_DEFAULT;
 	snprintf(path, sizeof(path), "%s/e_bpfwd.so", dir);
 	open_json_object("tc_plugin");
 	print_string(PRINT_ANY, "path", "tc plugin: %s", path);
-	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (path_trusted(path, why, sizeof(why)))
+		h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
 		print_bool(PRINT_JSON, "loads", NULL, false);
 		print_string(PRINT_ANY, "error", ": does not load: %s",
-			     dlerror());
+			     *why ? why : dlerror());
 	} else if (!dlsym(h, "bpfwd_exec_util")) {
 		print_bool(PRINT_JSON, "loads", NULL, false);
 		print_string(PRINT_ANY, "error", ": %s",
@@ -187,13 +183,13 @@ int do_probe(int argc, char **argv)
 	int bits;
 
 	opts.cmd = "probe";
-	if (argc > 0)
-		return is_word(*argv, "help") ? probe_help(0, NULL) :
-			usage_err("unknown argument \"%s\"", *argv);
-	if (geteuid()) {
-		p_err("must be run as root (it loads programs to probe)");
+	if (argc > 0 && is_word(*argv, "help"))
+		return probe_help(0, NULL);
+	bits = kw_parse(probe_kws, argc, argv, NULL, NULL);
+	if (bits)
+		return bits;
+	if (need_root())
 		return BPFWD_EXIT_FAIL;
-	}
 	bits = probe_hooks();
 	uname(&u);
 	json_begin();
@@ -210,7 +206,7 @@ int do_probe(int argc, char **argv)
 		"CONFIG_NET_ACT_BPF or CONFIG_NET_CLS_U32 missing: hook act unavailable");
 	print_string(PRINT_ANY, "default_hook", "default hook   %s\n",
 		     bits & P_TCX ? "tcx" : "tc");
-	xdp_probe_print();
+	hook_probe_print();
 	print_tracepoints();
 	print_plugin();
 	close_json_object();

@@ -5,6 +5,7 @@
  * cpumap figures of XDP cpumap ports).  Once, or every S seconds as
  * rates (count N times).
  */
+#include <errno.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,25 +13,134 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bpfwd.h"
+#include "objects.h"
+#include "route.h"
 #include "lib/json.h"
+#include "lib/netdev.h"
+#include "lib/params.h"
 #include "lib/ports.h"
 #include "lib/util.h"
-#include "xdp.h"
+#include "hook.h"
+
+struct stats_cfg {
+	const char *dev;
+	uint32_t interval;	/* 0: once, as counts */
+	uint32_t count;		/* 0: until killed */
+	bool percpu;
+};
+
+static const struct kw stats_kws[] = {
+	KW_DEV("dev", struct stats_cfg, dev, "IN", 0, "only this port"),
+	KW_INTERVAL(struct stats_cfg, interval,
+		    "rates every S seconds instead of counts once"),
+	KW_COUNT(struct stats_cfg, count, 1000000,
+		 "with interval: N reports, then exit"),
+	KW_FLAG("percpu", struct stats_cfg, percpu, 0,
+		"the counters of each CPU too"),
+	KW_END
+};
+
+/* The counters of a fast path of its own (route, bridge): `stats
+ * route [ dev DEV ]` prints them, a JSON array of one object per device.
+ */
+struct path_stats_cfg {
+	const char *dev;
+};
+
+static const struct kw route_stats_kws[] = {
+	KW_DEV("dev", struct path_stats_cfg, dev, "DEV", 0,
+	       "only this device of the routing fast path"),
+	KW_END
+};
 
 int stats_help(int argc, char **argv)
 {
+	static const char usage[] = "Usage: bpfwd stats [ show ] ";
+	static const char route[] = "       bpfwd stats route ";
+
 	(void)argc;
 	(void)argv;
-	printf("Usage: bpfwd stats [ show ] [ dev IN ] [ interval S ] [ count N ] [ percpu ]\n");
+	fputs(usage, stdout);
+	kw_usage(stdout, stats_kws, sizeof(usage) - 1);
+	fputs(route, stdout);
+	kw_usage(stdout, route_stats_kws, sizeof(route) - 1);
 	return BPFWD_EXIT_OK;
+}
+
+static int route_stats(int argc, char **argv)
+{
+	struct path_stats_cfg c = { 0 };
+	int only = 0, n, err;
+
+	opts.cmd = "stats route";
+	err = kw_parse(route_stats_kws, argc, argv, &c, NULL);
+	if (err)
+		return err;
+	if (need_root())
+		return BPFWD_EXIT_FAIL;
+	if (c.dev) {
+		only = ifindex_of(c.dev, NULL);
+		if (only < 0)
+			return BPFWD_EXIT_FAIL;
+	}
+	json_begin();
+	open_json_array(NULL);
+	n = route_stats_show(only);
+	close_json_array();
+	json_end();
+	if (n < 0)
+		return BPFWD_EXIT_FAIL;
+	if (c.dev && !n) {
+		p_err("%s: not on the routing fast path", c.dev);
+		return BPFWD_EXIT_FAIL;
+	}
+	return BPFWD_EXIT_OK;
+}
+
+/* What the kernel says of a port's target now.  A tc program cannot
+ * tell: bpf_redirect() succeeds and the kernel drops the frame after the
+ * program returned (and counted it), so a target that is not up turns
+ * the port's packets into losses that only bpfwd monitor sees.
+ */
+enum target_state {
+	TS_NONE,		/* no target (passed row, flood, cpumap pass) */
+	TS_UP,
+	TS_DOWN,		/* administratively down */
+	TS_NO_CARRIER,		/* up, but no link (a veth's peer is down) */
+	TS_GONE,		/* no device has the ifindex any more */
+	TS_UNKNOWN,		/* netlink did not say */
+};
+
+static const char *const state_names[] = {
+	[TS_NONE] = "-", [TS_UP] = "up", [TS_DOWN] = "down",
+	[TS_NO_CARRIER] = "no-carrier", [TS_GONE] = "gone",
+	[TS_UNKNOWN] = "unknown",
+};
+
+static enum target_state target_state(uint32_t ifindex)
+{
+	struct link_info li;
+	int err;
+
+	if (!ifindex)
+		return TS_NONE;
+	err = netdev_link(ifindex, &li);
+	if (err == -ENODEV)
+		return TS_GONE;
+	if (err)
+		return TS_UNKNOWN;
+	if (!li.up)
+		return TS_DOWN;
+	return li.carrier ? TS_UP : TS_NO_CARRIER;
 }
 
 struct row {
 	uint32_t ifindex;	/* 0: unmatched frames */
+	uint32_t target;	/* 0: none */
+	enum target_state state;
 	struct bpfwd_stats s;
 	struct bpfwd_stats *cpu;
-	struct xdp_cpumap_stats *cpumap;	/* of an XDP cpumap port */
+	struct hook_stats *cpumap;		/* of an XDP cpumap port */
 	bool stock;
 };
 
@@ -67,13 +177,15 @@ static void add_row(struct collect_ctx *c, struct table *t, uint32_t ifindex,
 	row = &c->rows[c->n];
 	row->ifindex = ifindex;
 	row->stock = t->stock;
+	row->target = p ? p->target : 0;
+	row->state = target_state(row->target);
 	row->cpu = c->percpu ? calloc(nr_cpus(), sizeof(struct bpfwd_stats)) :
 			       NULL;
 	if (stats_read(t, slot, &row->s, row->cpu)) {
 		free(row->cpu);
 		return;
 	}
-	row->cpumap = p ? xdp_stats_read(t, p) : NULL;
+	row->cpumap = p ? hook_stats_read(t, p) : NULL;
 	c->n++;
 }
 
@@ -111,7 +223,7 @@ static int collect(uint32_t only, struct row *rows, int max, bool percpu)
 }
 
 /* Text: a table, one column per counter (rates with /s); JSON: the
- * same keys as numbers.
+ * counts under the counters' names, rates under NAME_per_sec.
  */
 static void print_header(bool rate)
 {
@@ -126,99 +238,168 @@ static void print_header(bool rate)
 		snprintf(h, sizeof(h), "%s%s", field_names[i], rate ? "/s" : "");
 		printf(" %12s", h);
 	}
-	putchar('\n');
+	printf("  %-15s %s\n", "TO", "STATE");
 }
 
 static void print_fields(const struct bpfwd_stats *s,
 			 const struct bpfwd_stats *prev, double secs)
 {
+	char key[32];
 	int i;
 
 	for (i = 0; i < NFIELDS; i++) {
 		uint64_t v = field(s, i);
 
-		if (prev)
-			print_double(PRINT_ANY, field_names[i], " %12.0f",
-				     counter_rate(v, field(prev, i), secs));
-		else
+		if (!prev) {
 			print_u64(PRINT_ANY, field_names[i], " %12llu", v);
+			continue;
+		}
+		snprintf(key, sizeof(key), "%s_per_sec", field_names[i]);
+		print_double(PRINT_ANY, key, " %12.0f",
+			     counter_rate(v, field(prev, i), secs));
+	}
+}
+
+/* A device by name under @key and ifindex under @ikey, text in @fmt.
+ * @ifindex 0: nulls (text: @none); a device the kernel no longer
+ * knows: a null name (text: ifN) and its old ifindex.
+ */
+static void print_dev(const char *key, const char *ikey, const char *fmt,
+		      uint32_t ifindex, const char *none)
+{
+	char name[IF_NAMESIZE];
+
+	if (ifindex && if_indextoname(ifindex, name)) {
+		print_string(PRINT_ANY, key, fmt, name);
+	} else {
+		print_null(PRINT_JSON, key, NULL);
+		print_string(PRINT_FP, NULL, fmt,
+			     ifindex ? ifname_of(ifindex, name) : none);
+	}
+	if (ifindex)
+		print_u64(PRINT_JSON, ikey, NULL, ifindex);
+	else
+		print_null(PRINT_JSON, ikey, NULL);
+}
+
+/* The row's device and table. */
+static void print_row_dev(const struct row *r)
+{
+	print_dev("dev", "ifindex", "%-15s", r->ifindex,
+		  r->stock ? "(passed,tc)" : "(passed)");
+	print_string(PRINT_JSON, "table", NULL, r->stock ? "stock" : "netns");
+}
+
+/* The row's target and its state, after the counters in text. */
+static void print_row_target(const struct row *r)
+{
+	print_dev("to", "to_ifindex", "  %-15s", r->target, "-");
+	if (r->state == TS_NONE)
+		print_null(PRINT_JSON, "to_state", NULL);
+	else
+		print_string(PRINT_JSON, "to_state", NULL,
+			     state_names[r->state]);
+	print_string(PRINT_FP, NULL, " %s", state_names[r->state]);
+}
+
+/* percpu: counts of the CPUs that counted, or rates of those whose
+ * counters moved (with @pc, the earlier read).
+ */
+static void print_cpus(const struct bpfwd_stats *cpu,
+		       const struct bpfwd_stats *pc, double secs)
+{
+	char label[24];
+	int c;
+
+	open_json_array("cpus");
+	for (c = 0; c < nr_cpus(); c++) {
+		const struct bpfwd_stats *s = &cpu[c];
+
+		if (pc ? !memcmp(s, &pc[c], sizeof(*s)) :
+			 !s->packets && !s->dropped)
+			continue;
+		open_json_object(NULL);
+		snprintf(label, sizeof(label), "  cpu%d", c);
+		print_string(PRINT_FP, NULL, "\n%-15s", label);
+		print_u64(PRINT_JSON, "cpu", NULL, c);
+		print_fields(s, pc ? &pc[c] : NULL, secs);
+		close_json_object();
+	}
+	close_json_array();
+}
+
+/* The earlier read of @r among @prev, NULL if it had none. */
+static const struct row *prev_row(const struct row *r, const struct row *prev,
+				  int pn)
+{
+	const struct row *found = NULL;
+	int j;
+
+	for (j = 0; prev && j < pn; j++)
+		if (prev[j].ifindex == r->ifindex && prev[j].stock == r->stock)
+			found = &prev[j];
+	return found;
+}
+
+/* Text only: where the frames of a port whose target is not up went. */
+static void print_target_notes(const struct row *rows, int n)
+{
+	char in[IF_NAMESIZE], to[IF_NAMESIZE];
+	int i;
+
+	for (i = 0; !opts.json && i < n; i++) {
+		if (rows[i].state == TS_NONE || rows[i].state == TS_UP)
+			continue;
+		printf("%s: target %s %s: frames counted for it are not delivered (bpfwd monitor counts the failures)\n",
+		       ifname_of(rows[i].ifindex, in),
+		       ifname_of(rows[i].target, to),
+		       state_names[rows[i].state]);
 	}
 }
 
 static void print_rows(struct row *rows, int n, struct row *prev, int pn,
 		       double secs, bool percpu)
 {
-	char name[IF_NAMESIZE], label[24];
-	int i, j, c;
+	int i;
 
 	print_header(prev);
 	for (i = 0; i < n; i++) {
-		const struct bpfwd_stats *ps = NULL, *pc = NULL;
-		const struct xdp_cpumap_stats *pm = NULL;
+		const struct row *p = prev_row(&rows[i], prev, pn);
 
-		for (j = 0; prev && j < pn; j++) {
-			if (prev[j].ifindex == rows[i].ifindex &&
-			    prev[j].stock == rows[i].stock) {
-				ps = &prev[j].s;
-				pc = prev[j].cpu;
-				pm = prev[j].cpumap;
-			}
-		}
-		if (prev && !ps)
+		if (prev && !p)
 			continue;
 		open_json_object(NULL);
-		if (rows[i].ifindex)
-			print_string(PRINT_ANY, "dev", "%-15s",
-				     ifname_of(rows[i].ifindex, name));
-		else
-			print_null(PRINT_JSON, "dev", NULL);
-		if (!rows[i].ifindex)
-			print_string(PRINT_FP, NULL, "%-15s",
-				     rows[i].stock ? "(passed,tc)" :
-						     "(passed)");
-		print_string(PRINT_JSON, "table", NULL,
-			     rows[i].stock ? "stock" : "netns");
-		print_fields(&rows[i].s, ps, secs);
+		print_row_dev(&rows[i]);
+		print_fields(&rows[i].s, p ? &p->s : NULL, secs);
+		print_row_target(&rows[i]);
 		/* rates only when both reads have them */
-		if (rows[i].cpumap && (!prev || pm))
-			xdp_stats_print(rows[i].cpumap, pm, secs);
+		if (rows[i].cpumap && (!prev || p->cpumap))
+			hook_stats_print(rows[i].cpumap, p ? p->cpumap : NULL,
+					secs);
 		/* per CPU: counts, or rates when both reads have them */
-		if (percpu && rows[i].cpu && (!prev || pc)) {
-			open_json_array("cpus");
-			for (c = 0; c < nr_cpus(); c++) {
-				const struct bpfwd_stats *s = &rows[i].cpu[c];
-
-				if (pc ? !memcmp(s, &pc[c], sizeof(*s)) :
-					 !s->packets && !s->dropped)
-					continue;
-				open_json_object(NULL);
-				snprintf(label, sizeof(label), "  cpu%d", c);
-				print_string(PRINT_FP, NULL, "\n%-15s", label);
-				print_u64(PRINT_JSON, "cpu", NULL, c);
-				print_fields(s, pc ? &pc[c] : NULL, secs);
-				close_json_object();
-			}
-			close_json_array();
-		}
+		if (percpu && rows[i].cpu && (!prev || p->cpu))
+			print_cpus(rows[i].cpu, p ? p->cpu : NULL, secs);
 		print_nl();
 		close_json_object();
 	}
+	print_target_notes(rows, n);
 }
 
 static void free_rows(struct row *rows, int n)
 {
 	while (n-- > 0) {
 		free(rows[n].cpu);
-		xdp_stats_free(rows[n].cpumap);
+		hook_stats_free(rows[n].cpumap);
 	}
 }
 
 int do_stats(int argc, char **argv)
 {
 	static struct row rows[2][BPFWD_MAX_PORTS + 2];
-	uint32_t interval = 0, count = 0, done;
-	const char *dev = NULL;
-	bool percpu = false;
+	struct stats_cfg c = { 0 };
+	uint32_t interval, count, done;
+	const char *dev;
+	bool percpu;
 	int only = 0, n[2] = { 0 }, cur = 0, err;
 	double t0, t1;
 
@@ -229,25 +410,17 @@ int do_stats(int argc, char **argv)
 	}
 	if (argc > 0 && is_word(*argv, "help"))
 		return stats_help(0, NULL);
-	for (; argc > 0; argc--, argv++) {
-		if (is_word(*argv, "dev")) {
-			NEXT_ARG();
-			dev = *argv;
-		} else if (is_word(*argv, "interval") ||
-			   is_word(*argv, "count")) {
-			if (arg_interval_count(&argc, &argv, &interval, &count,
-					       1000000))
-				return BPFWD_EXIT_USAGE;
-		} else if (is_word(*argv, "percpu")) {
-			percpu = true;
-		} else {
-			return usage_err("unknown argument \"%s\"", *argv);
-		}
-	}
-	if (geteuid()) {
-		p_err("must be run as root (needs CAP_BPF)");
+	if (argc > 0 && is_word(*argv, "route"))
+		return route_stats(argc - 1, argv + 1);
+	err = kw_parse(stats_kws, argc, argv, &c, NULL);
+	if (err)
+		return err;
+	dev = c.dev;
+	interval = c.interval;
+	count = c.count;
+	percpu = c.percpu;
+	if (need_root())
 		return BPFWD_EXIT_FAIL;
-	}
 	if (dev) {
 		only = ifindex_of(dev, NULL);
 		if (only < 0)

@@ -63,6 +63,12 @@ done_testing() {
 	exit $?
 }
 
+# die MSG: a set-up step failed: fails a test with MSG, ends the run
+die() {
+	not_ok "$*"
+	done_testing
+}
+
 # check DESC CMD...: ok when CMD succeeds
 check() {
 	local desc=$1
@@ -116,6 +122,15 @@ bpfwd_ns() {
 	"$BPFWD" -n "$ns" "$@"
 }
 
+# veth NS1 DEV1 NS2 DEV2: a veth pair with one queue each side, both up
+veth() {
+	ip -n "$1" link add "$2" numtxqueues 1 numrxqueues 1 type veth \
+		peer "$4" numtxqueues 1 numrxqueues 1 netns "$3" ||
+		die "veth $2/$4 failed"
+	ip -n "$1" link set "$2" up
+	ip -n "$3" link set "$4" up
+}
+
 # topo [TAG]: gen --(g0 | d0)-- dut --(d1 | s0)-- sink, one queue per
 # veth, gen 192.0.2.1/24, sink 192.0.2.2/24 (addresses live only in
 # these namespaces).  Sets $gen $dut $sink, or $genTAG $dutTAG $sinkTAG.
@@ -123,16 +138,10 @@ topo() {
 	local tag=${1:-} g d s gmac smac
 	setup_ns "gen$tag" "dut$tag" "sink$tag" || return 1
 	eval "g=\$gen$tag d=\$dut$tag s=\$sink$tag"
-	ip -n "$d" link add d0 numtxqueues 1 numrxqueues 1 type veth \
-		peer g0 numtxqueues 1 numrxqueues 1 netns "$g" || return 1
-	ip -n "$d" link add d1 numtxqueues 1 numrxqueues 1 type veth \
-		peer s0 numtxqueues 1 numrxqueues 1 netns "$s" || return 1
-	ip -n "$d" link set d0 up
-	ip -n "$d" link set d1 up
+	veth "$d" d0 "$g" g0
+	veth "$d" d1 "$s" s0
 	ip -n "$g" addr add 192.0.2.1/24 dev g0
-	ip -n "$g" link set g0 up
 	ip -n "$s" addr add 192.0.2.2/24 dev s0
-	ip -n "$s" link set s0 up
 	# static neighbours: no ARP needed for one-way tests
 	gmac=$(mac_of "$g" g0)
 	smac=$(mac_of "$s" s0)
@@ -180,9 +189,11 @@ ip_inreceives() {
 	in_ns "$1" awk '/^Ip: [0-9]/ { print $4; exit }' /proc/net/snmp
 }
 
-# send_udp NS DST N: N datagrams to DST port 9 from NS (bash /dev/udp)
+# send_udp NS DST N: N datagrams to DST port 9 (discard) from NS, bash
+# /dev/udp (examples/lib.sh has it as udp_send: tests/examples/lib.t)
 send_udp() {
-	in_ns "$1" bash -c 'for ((i = 0; i < '"$3"'; i++)); do echo x > /dev/udp/'"$2"'/9; done' 2>/dev/null
+	in_ns "$1" bash -c 'for ((i = 0; i < '"$3"'; i++)); do
+		echo bpfwd > /dev/udp/'"$2"'/9; done' 2>/dev/null
 }
 
 # stats_of NS DEV FIELD: a counter from bpfwd -j stats
@@ -203,6 +214,151 @@ wait_for() {
 	return 1
 }
 
+# state NS DEV...: what a bpfwd command can change, as text, to compare
+# before and after one that must change nothing: NS's devices with their
+# XDP programs, its qdiscs, each DEV's filters, NS's `port show`, and
+# every entry (with owner and mode) of the test's bpffs
+state() {
+	local ns=$1 dev
+	shift
+	ip -n "$ns" -j link show | jq -c '.[] | [.ifname, .xdp]'
+	in_ns "$ns" tc qdisc show
+	for dev in "$@"; do
+		echo "filter show dev $dev ingress"
+		echo "filter show dev $dev egress"
+	done | in_ns "$ns" tc -batch -
+	bpfwd_ns "$ns" -j port show
+	find /sys/fs/bpf -printf '%p %u %m %y\n' | sort
+} 2>&1
+
 need_bpfwd() {
 	[ -x "$BPFWD" ] || skip_all "build/bpfwd missing: run make"
+}
+
+# delivered NS N [DST [FROM]]: sends N datagrams from FROM (default
+# $gen) to DST (default 192.0.2.2) and prints how many of them NS's stack
+# received.  Waits (5 s at most) until all N are there; when none came
+# within a second, none is coming.
+delivered() {
+	local ns=$1 n=$2 dst=${3:-192.0.2.2} from=${4:-$gen} u0 got i
+	u0=$(udp_noports "$ns")
+	send_udp "$from" "$dst" "$n"
+	for ((i = 1; i <= 50; i++)); do
+		got=$(($(udp_noports "$ns") - u0))
+		[ "$got" -ge "$n" ] && break
+		[ "$got" = 0 ] && [ "$i" -ge 10 ] && break
+		sleep 0.1
+	done
+	echo "$got"
+}
+
+# replace_while_sending N SPEC...: while gen sends N datagrams to
+# 192.0.2.2, replaces the dut's port d0 with each SPEC in turn (words of
+# bpfwd port replace dev d0), round after round until the last is sent.
+# The datagrams go in chunks of 100, each after at least one more
+# replace, so the stream and the replaces overlap however slow either
+# is (a sanitizer build, a loaded machine).  Sets $swaps (replaces made)
+# and $fails (replaces that failed).
+replace_while_sending() {
+	local n=$1 spec sender mark=$TMPDIR_T/replaces
+	shift
+	echo 0 >"$mark"
+	(
+		sent=0 seen=0
+		while ((sent < n)); do
+			c=$((n - sent < 100 ? n - sent : 100))
+			send_udp "$gen" 192.0.2.2 "$c"
+			sent=$((sent + c))
+			while (($(cat "$mark") <= seen)); do sleep 0.01; done
+			seen=$(cat "$mark")
+		done
+	) &
+	sender=$!
+	swaps=0
+	fails=0
+	while kill -0 "$sender" 2>/dev/null; do
+		for spec in "$@"; do
+			# shellcheck disable=SC2086
+			bpfwd_ns "$dut" port replace dev d0 $spec || fails=$((fails + 1))
+			swaps=$((swaps + 1))
+			echo "$swaps" >"$mark"
+		done
+	done
+	wait "$sender"
+}
+
+# has_tcx: the kernel has tcx (Linux 6.6)
+has_tcx() {
+	"$BPFWD" -j probe | jq -e .tcx >/dev/null
+}
+
+# tc_hooks: the tc hooks of this kernel, "tc tcx" or "tc"
+tc_hooks() {
+	if has_tcx; then echo "tc tcx"; else echo tc; fi
+}
+
+# xtopo [TAG]: topo TAG, ready for XDP ports: the sink's s0 has NAPI
+# (GRO on) so d1 takes XDP frames, and gen sends full checksums (a
+# partial one does not survive the trip through an XDP frame)
+xtopo() {
+	local g s
+	topo "${1:-}" || return 1
+	g=gen${1:-} s=sink${1:-}
+	in_ns "${!s}" ethtool -K s0 gro on >/dev/null
+	in_ns "${!g}" ethtool -K g0 tx off >/dev/null
+}
+
+# ifindex_of NS DEV
+ifindex_of() {
+	ip -n "$1" -j link show "$2" | jq '.[0].ifindex'
+}
+
+# xdp_prog_on NS DEV: the name of the XDP program on DEV, or null
+xdp_prog_on() {
+	ip -n "$1" -j -d link show "$2" 2>/dev/null |
+		jq -r '.[0].xdp.prog.name // "null"'
+}
+
+# pins [FIND ARGS...]: every path on the test's private bpffs, sorted
+pins() {
+	find /sys/fs/bpf "$@" 2>/dev/null | sort
+}
+
+# pins_left: how many bpfwd pins (files and directories) are left
+pins_left() {
+	find /sys/fs/bpf/bpfwd -mindepth 1 2>/dev/null | wc -l
+}
+
+# leftover_ns NAME: namespaces the example NAME created and left
+leftover_ns() {
+	ip netns list 2>/dev/null | awk -v p="bpfwd-$1-" 'index($1, p) == 1 { print $1 }'
+}
+
+# run_unit NAME IN OUT: runs build/tests/test_NAME PIN_DIR IN OUT in a
+# namespace of its own (frames it sends stay there) with the veth pair
+# IN -- OUT and an empty pin dir on the private bpffs; the binary prints
+# the TAP itself
+run_unit() {
+	local bin=$BUILD/tests/test_$1 pin_dir=/sys/fs/bpf/bpfwd-unit-$1-$SUFFIX
+	[ -x "$bin" ] || skip_all "$bin missing: run make check"
+	setup_ns unit || die "namespace for the unit test"
+	veth "$unit" "$2" "$unit" "$3"
+	mkdir -m 0700 "$pin_dir" || die "pin dir $pin_dir"
+	on_exit rm -rf "$pin_dir"
+	in_ns "$unit" "$bin" "$pin_dir" "$2" "$3"
+}
+
+# run_example NAME [ARGS...]: runs examples/NAME.sh (2 minutes at most);
+# sets $OUT (stdout and stderr) and $RC; it must exit 0 and leave no
+# namespace and no pin behind
+run_example() {
+	local name=$1 before
+	shift
+	before=$(pins)
+	OUT=$(timeout 120 "$TOP/examples/$name.sh" "$@" 2>&1)
+	RC=$?
+	is "$RC" 0 "$name: exits 0"
+	[ "$RC" = 0 ] || diag "$(tail -20 <<<"$OUT")"
+	is "$(leftover_ns "$name")" "" "$name: no namespace left over"
+	is "$(pins)" "$before" "$name: no pin left over"
 }

@@ -39,7 +39,7 @@
 #include <sys/resource.h>
 
 #include "bench.h"
-#include "bpfwd.h"
+#include "objects.h"
 #include "lib/livegen.h"
 #include "lib/params.h"
 #include "lib/ports.h"

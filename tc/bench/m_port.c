@@ -4,7 +4,7 @@
  * bpfwd bench rows that bpfwd port sets up on the dut: the tc, tcx,
  * act, xdp, devmap and cpumap rows.  Each names the port it adds in its
  * port_spec (methods.c); bench_port() is the one place that drives the
- * port code.
+ * port code, through its library entries (port.h).
  */
 #include <errno.h>
 #include <limits.h>
@@ -16,63 +16,88 @@
 #include <bpf/bpf.h>
 
 #include "bench.h"
-#include "bpfwd.h"
+#include "hook.h"
 #include "lib/attach.h"
 #include "lib/nl.h"
 #include "lib/nsrun.h"
 #include "lib/pins.h"
 #include "lib/ports.h"
 #include "lib/util.h"
+#include "lib/xdp_attach.h"
+#include "port.h"
+
+struct port_call {
+	struct port_cfg cfg;	/* add */
+	const char *dev;	/* del */
+};
 
 static int port_child(void *arg)
 {
-	char **argv = arg;
-	int argc = 0;
+	struct port_call *pc = arg;
 
-	while (argv[argc])
-		argc++;
 	opts.json = opts.pretty = false;
-	opts.cmd = NULL;
-	return do_port(argc, argv);
+	opts.cmd = pc->dev ? "port del" : "port add";
+	if (pc->dev)
+		return port_del_dev(pc->dev, false) ? BPFWD_EXIT_FAIL : 0;
+	return port_add_cfg(&pc->cfg) ? BPFWD_EXIT_FAIL : 0;
 }
 
-/* bpfwd port add dev IN to OUT [ mode M ] hook H [ cpus C ] [ then T ]
- * with @p (@cpu for a cpumap row), or with @p NULL bpfwd port del dev
- * IN, in the dut, in a child so that its messages become the row's
- * reason (in @err).
- *
- * TODO: library call
+/* The port_cfg of the row's port_spec @p, on the dut's devices. */
+static int port_cfg_of(struct bench *b, const struct port_spec *p, int cpu,
+		       struct port_cfg *c)
+{
+	const struct hook_ops *h = hook_by_name(p->hook);
+	char cpus[16];
+	uint32_t m;
+
+	memset(c, 0, sizeof(*c));
+	c->dev = b->in_dev;
+	c->to = b->out_dev;
+	if (!h)
+		return -EINVAL;
+	c->hook = h->id;
+	c->has_hook = true;
+	for (m = 0; p->mode && m < __BPFWD_MODE_MAX; m++) {
+		const char *name = port_mode_name(m);
+
+		if (name && !strcmp(name, p->mode)) {
+			c->mode = m;
+			c->has_mode = true;
+		}
+	}
+	if (p->mode && !c->has_mode)
+		return -EINVAL;
+	if (p->cpumap) {
+		snprintf(cpus, sizeof(cpus), "%d", cpu);
+		if (parse_cpu_list(cpus, &c->xdp.cpus))
+			return -EINVAL;
+	}
+	if (p->then && !strcmp(p->then, "pass"))
+		c->xdp.then = PORT_THEN_PASS;
+	/* gen's live frames carry full checksums, but its veth offers tx
+	 * checksumming, which port add refuses for an XDP port on its
+	 * peer: in bench's own namespaces, take the fix.  With devices of
+	 * the operator's (dev ...), the refusal says what to change.
+	 */
+	c->xdp.fix_offload = b->own_ns;
+	return 0;
+}
+
+/* What bpfwd port add dev IN to OUT [ mode M ] hook H [ cpus C ]
+ * [ then T ] does with @p (@cpu for a cpumap row), or with @p NULL
+ * bpfwd port del dev IN, through the port library, in the dut, in a
+ * child so that its messages become the row's reason (in @err).
  */
 static int bench_port(struct bench *b, const struct port_spec *p, int cpu,
 		      char *err, size_t errlen)
 {
-	char cpus[16], *argv[16];
-	int argc = 0;
+	struct port_call pc = { .dev = p ? NULL : b->in_dev };
 
-	argv[argc++] = p ? "add" : "del";
-	argv[argc++] = "dev";
-	argv[argc++] = b->in_dev;
-	if (p) {
-		argv[argc++] = "to";
-		argv[argc++] = b->out_dev;
-		if (p->mode) {
-			argv[argc++] = "mode";
-			argv[argc++] = (char *)p->mode;
-		}
-		argv[argc++] = "hook";
-		argv[argc++] = (char *)p->hook;
-		if (p->cpumap) {
-			snprintf(cpus, sizeof(cpus), "%d", cpu);
-			argv[argc++] = "cpus";
-			argv[argc++] = cpus;
-		}
-		if (p->then) {
-			argv[argc++] = "then";
-			argv[argc++] = (char *)p->then;
-		}
+	if (p && port_cfg_of(b, p, cpu, &pc.cfg)) {
+		snprintf(err, errlen, "bench: bad port spec of the row");
+		return -EINVAL;
 	}
-	argv[argc] = NULL;
-	return ns_call(b->ns[NS_DUT], port_child, argv, err, errlen) ? -EIO : 0;
+	return ns_call(b->ns[NS_DUT], port_child, &pc, err, errlen) ? -EIO : 0;
 }
 
 /* The cpumap kthread of the dut's bpfwd_cpumap on @cpu gets nice -20,

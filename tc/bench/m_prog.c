@@ -103,7 +103,7 @@ static int tc_prog_add(struct bench *b, int ns, const char *dev,
 					bpf_program__name(prog), false);
 	if (err) {
 		snprintf(b->err, sizeof(b->err), "tc filter on %s: %s%s%s", dev,
-			 strerror(-err), nl_extack[0] ? ": " : "", nl_extack);
+			 strerror(-err), nl_extack()[0] ? ": " : "", nl_extack());
 		benchsink__destroy(*out);
 		*out = NULL;
 	}

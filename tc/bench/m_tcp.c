@@ -18,9 +18,12 @@
  * CHECKSUM_PARTIAL frames (tx checksum offload, on by default) hands
  * the receiver frames whose TCP checksum is unfinished, and it drops
  * them: TCP through hook xdp moves nothing.  A tcp row on the XDP path
- * is skipped with that reason and the fix while gen's device offloads;
- * its csum_off twin applies the fix (ethtool -K DEV tx off at gen and
- * at the sink, for its ACKs) and is measured.
+ * is skipped with that reason and the fix while gen's device offloads
+ * (bpfwd port add refuses such a port unless told fix-offload, which
+ * bench's XDP rows are); its csum_off twin applies the fix (ethtool -K
+ * DEV tx off at gen and at the sink, for its ACKs) and is measured.
+ * The other TCP rows turn the offload back on: fix-offload leaves it
+ * off after an XDP row.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -93,7 +96,7 @@ const char *need_two_way(struct bench *b, const struct method *m)
 		return "ping or taskset is not installed (Debian packages iputils-ping, util-linux)";
 	if (m->kind == KIND_TCP && xdp_path(m) && !m->csum_off &&
 	    tx_csum_on(b, NS_GEN, b->gen_dev)) {
-		return method_reason(m, "cannot carry TCP as configured: an XDP redirect on veth hands the sink the sender's CHECKSUM_PARTIAL frames with unfinished checksums and it drops them; fix: ethtool -K %s tx-checksumming off (and the sink's, for its ACKs): row %s-csum-off",
+		return method_reason(m, "cannot carry TCP as configured: an XDP redirect on veth hands the sink the sender's CHECKSUM_PARTIAL frames with unfinished checksums and it drops them (bpfwd port add ... hook xdp refuses such a port); fix: ethtool -K %s tx-checksumming off (and the sink's, for its ACKs), or fix-offload: row %s-csum-off",
 				     b->gen_dev, m->name);
 	}
 	return NULL;
@@ -146,16 +149,29 @@ static int reverse_port(struct bench *b, const struct method *of, bool add)
 	return err;
 }
 
+/* tx checksum offload at gen and at the sink: off for a csum_off row,
+ * else on (as a veth starts): an XDP row's fix-offload turns it off on
+ * its port's peer and leaves it so, which would slow the TCP rows
+ * after it down (no TSO).
+ */
+static int tx_csum_set(struct bench *b, bool on)
+{
+	char *v = on ? "on" : "off";
+
+	if (RUN(b, NS_GEN, "ethtool", "-K", b->gen_dev, "tx", v) ||
+	    RUN(b, NS_SINK, "ethtool", "-K", b->sink_dev, "tx", v))
+		return -EIO;
+	return 0;
+}
+
 int two_way_setup(struct bench *b, const struct method *m)
 {
 	int err = sink_neigh(b);
 
+	if (!err && m->kind == KIND_TCP)
+		err = tx_csum_set(b, !m->csum_off);
 	if (err)
 		return err;
-	if (m->csum_off &&
-	    (RUN(b, NS_GEN, "ethtool", "-K", b->gen_dev, "tx", "off") ||
-	     RUN(b, NS_SINK, "ethtool", "-K", b->sink_dev, "tx", "off")))
-		return -EIO;
 	if (RUN(b, NS_GEN, "ethtool", "-K", b->gen_dev, "gro", "on"))
 		return -EIO;
 	err = sink_counter_swap(b, m->kind == KIND_TCP ? SINK_NONE : SINK_GEN);
@@ -175,10 +191,8 @@ void two_way_teardown(struct bench *b, const struct method *m)
 	m->of->teardown(b, m->of);
 	sink_counter_swap(b, SINK_BACK);
 	RUN(b, NS_GEN, "ethtool", "-K", b->gen_dev, "gro", "off");
-	if (m->csum_off) {
-		RUN(b, NS_GEN, "ethtool", "-K", b->gen_dev, "tx", "on");
-		RUN(b, NS_SINK, "ethtool", "-K", b->sink_dev, "tx", "on");
-	}
+	if (m->csum_off)
+		tx_csum_set(b, true);
 	memcpy(b->err, err, sizeof(err));
 }
 

@@ -12,25 +12,6 @@
 #include "attach.h"
 #include "nl.h"
 #include "util.h"
-#include "xdp.h"
-
-static const char *const hook_names[] = {
-	[BPFWD_HOOK_NONE] = "none",
-	[BPFWD_HOOK_TC] = "tc",
-	[BPFWD_HOOK_TCX] = "tcx",
-	[BPFWD_HOOK_ACT] = "act",
-	[BPFWD_HOOK_XDP] = "xdp",
-};
-
-const char *hook_name(uint32_t hook)
-{
-	return hook < ARRAY_SIZE(hook_names) ? hook_names[hook] : "?";
-}
-
-bool hook_is_tc_family(uint32_t hook)
-{
-	return hook == BPFWD_HOOK_TC || hook == BPFWD_HOOK_ACT;
-}
 
 bool kernel_has_tcx(void)
 {
@@ -40,11 +21,20 @@ bool kernel_has_tcx(void)
 	return !bpf_prog_query(1, BPF_TCX_INGRESS, 0, NULL, NULL, &cnt);
 }
 
-/* One message for a failed netlink request, with the kernel's reason. */
-static int nl_fail(const char *what, const char *dev, int err)
+/* One message for a failed netlink request, with the kernel's reason
+ * and then @hint, when there are.
+ */
+static int nl_fail(const char *what, const char *dev, int err,
+		   const char *hint)
 {
-	if (nl_extack[0])
-		p_err("%s: %s: %s (%s)", dev, what, strerror(-err), nl_extack);
+	const char *k = nl_extack();
+
+	if (k[0] && hint)
+		p_err("%s: %s: %s (%s; %s)", dev, what, strerror(-err), k,
+		      hint);
+	else if (k[0] || hint)
+		p_err("%s: %s: %s (%s)", dev, what, strerror(-err),
+		      k[0] ? k : hint);
 	else
 		p_err("%s: %s: %s", dev, what, strerror(-err));
 	return err;
@@ -78,7 +68,7 @@ static int find_act_handle(uint32_t ifindex, bool egress, uint32_t prio,
 	return -ENOENT;
 }
 
-static int attach_tc(struct attach_req *r)
+int tc_filter_attach(struct attach_req *r)
 {
 	const char *where = r->egress ? "egress" : "ingress";
 	uint32_t old = 0;
@@ -88,36 +78,30 @@ static int attach_tc(struct attach_req *r)
 	if (!r->replace) {
 		err = nl_clsact_add(r->ifindex, &r->own_clsact);
 		if (err)
-			return nl_fail("add clsact qdisc", r->dev, err);
-	} else if (r->hook == BPFWD_HOOK_ACT &&
+			return nl_fail("add clsact qdisc", r->dev, err, NULL);
+	} else if (r->act &&
 		   find_act_handle(r->ifindex, r->egress, r->prio, &old)) {
 		p_err("%s: no u32 filter at %s prio %u to replace", r->dev,
 		      where, r->prio);
 		return -ENOENT;
 	}
 	snprintf(what, sizeof(what), "%s %s filter prio %u", where,
-		 r->hook == BPFWD_HOOK_ACT ? "u32+act_bpf" : "bpf", r->prio);
-	if (r->hook == BPFWD_HOOK_ACT)
+		 r->act ? "u32+act_bpf" : "bpf", r->prio);
+	if (r->act)
 		err = nl_act_filter_add(r->ifindex, r->egress, r->prio,
 					r->prog_fd, r->prog_name);
 	else
 		err = nl_bpf_filter_set(r->ifindex, r->egress, r->prio,
 					r->prog_fd, r->prog_name, r->replace);
 	if (err) {
-		if (err == -EEXIST) {
-			char kmsg[sizeof(nl_extack)];
+		const char *hint = NULL;
 
-			snprintf(kmsg, sizeof(kmsg), "%s", nl_extack);
-			snprintf(nl_extack, sizeof(nl_extack),
-				 "%s%sa filter is already at this prio; pick another with prio N",
-				 kmsg, kmsg[0] ? "; " : "");
-		}
-		if (r->hook == BPFWD_HOOK_ACT &&
-		    (err == -ENOENT || err == -EINVAL || err == -EOPNOTSUPP) &&
-		    !nl_extack[0])
-			snprintf(nl_extack, sizeof(nl_extack),
-				 "this kernel may lack act_bpf (see bpfwd probe)");
-		nl_fail(what, r->dev, err);
+		if (err == -EEXIST)
+			hint = "a filter is already at this prio; pick another with prio N";
+		else if (r->act && !nl_extack()[0] &&
+			 (err == -ENOENT || err == -EINVAL || err == -EOPNOTSUPP))
+			hint = "this kernel may lack act_bpf (see bpfwd probe)";
+		nl_fail(what, r->dev, err, hint);
 		if (r->own_clsact)
 			clsact_release(r->ifindex);
 		r->own_clsact = false;
@@ -126,11 +110,11 @@ static int attach_tc(struct attach_req *r)
 	/* act replace: the new node went in after the old one; drop it */
 	if (old && nl_filter_del(r->ifindex, r->egress, r->prio, old, "u32"))
 		pr_warn("%s: old u32 node %x at prio %u stays: %s", r->dev,
-			old, r->prio, nl_extack);
+			old, r->prio, nl_extack());
 	return 0;
 }
 
-static int attach_tcx(struct attach_req *r)
+int tcx_attach(struct attach_req *r)
 {
 	char path[PATH_MAX];
 	int fd, err;
@@ -176,86 +160,65 @@ static int attach_tcx(struct attach_req *r)
 	return 0;
 }
 
-int attach_port(struct attach_req *r)
+int tc_filter_detach(uint32_t ifindex, const char *dev, bool egress,
+		     uint32_t prio, bool own_clsact)
 {
-	switch (r->hook) {
-	case BPFWD_HOOK_TC:
-	case BPFWD_HOOK_ACT:
-		return attach_tc(r);
-	case BPFWD_HOOK_TCX:
-		return attach_tcx(r);
-	case BPFWD_HOOK_NONE:
-		return 0;
-	}
-	p_err("%s: hook %s is not supported here", r->dev, hook_name(r->hook));
-	return -EOPNOTSUPP;
+	int err;
+
+	err = nl_filter_del(ifindex, egress, prio, 0, NULL);
+	if (err && err != -ENOENT && err != -EINVAL && err != -ENODEV)
+		return nl_fail("delete filter", dev, err, NULL);
+	if (own_clsact)
+		clsact_release(ifindex);
+	return 0;
 }
 
-int detach_port(struct table *t, uint32_t ifindex, const char *dev,
-		bool egress, uint32_t hook, uint32_t prio, bool own_clsact)
-{
-	char path[PATH_MAX];
-	int fd, err = 0;
-
-	switch (hook) {
-	case BPFWD_HOOK_TC:
-	case BPFWD_HOOK_ACT:
-		err = nl_filter_del(ifindex, egress, prio, 0, NULL);
-		if (err && err != -ENOENT && err != -EINVAL && err != -ENODEV)
-			return nl_fail("delete filter", dev, err);
-		err = 0;
-		if (own_clsact)
-			clsact_release(ifindex);
-		break;
-	case BPFWD_HOOK_TCX:
-		link_pin_path(t, ifindex, egress, path, sizeof(path));
-		fd = bpf_obj_get(path);
-		if (fd >= 0) {
-			bpf_link_detach(fd);
-			close(fd);
-		}
-		if (unlink(path) && errno != ENOENT) {
-			err = -errno;
-			p_err("%s: unpin %s: %s", dev, path, strerror(-err));
-		}
-		break;
-	case BPFWD_HOOK_XDP:
-		err = xdp_port_detach(t, ifindex, dev);
-		break;
-	}
-	return err;
-}
-
-bool port_attached(struct table *t, uint32_t ifindex, bool egress,
-		   uint32_t hook, uint32_t prio)
+bool tc_filter_attached(uint32_t ifindex, bool egress, uint32_t prio)
 {
 	struct tc_filter_info f[64];
+	int n, i;
+
+	n = nl_filter_list(ifindex, egress, f, ARRAY_SIZE(f));
+	for (i = 0; i < n && i < (int)ARRAY_SIZE(f); i++)
+		if (f[i].prio == prio)
+			return true;
+	return false;
+}
+
+int tcx_detach(struct table *t, uint32_t ifindex, const char *dev,
+	       bool egress)
+{
+	char path[PATH_MAX];
+	int fd, err;
+
+	link_pin_path(t, ifindex, egress, path, sizeof(path));
+	fd = bpf_obj_get(path);
+	if (fd >= 0) {
+		bpf_link_detach(fd);
+		close(fd);
+	}
+	if (unlink(path) && errno != ENOENT) {
+		err = -errno;
+		p_err("%s: unpin %s: %s", dev, path, strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+bool tcx_attached(struct table *t, uint32_t ifindex, bool egress)
+{
 	struct bpf_link_info info = { 0 };
 	uint32_t len = sizeof(info);
 	char path[PATH_MAX];
-	int n, i, fd;
 	bool ok;
+	int fd;
 
-	switch (hook) {
-	case BPFWD_HOOK_TC:
-	case BPFWD_HOOK_ACT:
-		n = nl_filter_list(ifindex, egress, f, ARRAY_SIZE(f));
-		for (i = 0; i < n && i < (int)ARRAY_SIZE(f); i++)
-			if (f[i].prio == prio)
-				return true;
+	link_pin_path(t, ifindex, egress, path, sizeof(path));
+	fd = bpf_obj_get(path);
+	if (fd < 0)
 		return false;
-	case BPFWD_HOOK_TCX:
-		link_pin_path(t, ifindex, egress, path, sizeof(path));
-		fd = bpf_obj_get(path);
-		if (fd < 0)
-			return false;
-		/* a link whose device went away stays pinned, detached */
-		ok = !bpf_obj_get_info_by_fd(fd, &info, &len) &&
-		     info.prog_id;
-		close(fd);
-		return ok;
-	case BPFWD_HOOK_XDP:
-		return xdp_port_attached(t, ifindex);
-	}
-	return true;
+	/* a link whose device went away stays pinned, detached */
+	ok = !bpf_obj_get_info_by_fd(fd, &info, &len) && info.prog_id;
+	close(fd);
+	return ok;
 }

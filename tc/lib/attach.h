@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Copyright (c) 2026 The bpfwd authors
  *
- * Attaching a loaded program to a port: tc (clsact + cls_bpf da), tcx
- * (pinned bpf_link) or act (u32 + act_bpf).  Replace swaps the program
- * in place, so no frame sees the port without a program.
+ * Attaching a loaded program to a device: tc (clsact + cls_bpf da, or
+ * u32 + act_bpf) or tcx (pinned bpf_link).  Replace swaps the program
+ * in place, so no frame sees the port without a program.  Which of them
+ * a port uses is its hook's business (tc/hook_*.c).
  */
 #ifndef __BPFWD_ATTACH_H
 #define __BPFWD_ATTACH_H
@@ -22,7 +23,7 @@ struct attach_req {
 	uint32_t ifindex;
 	const char *dev;	/* for messages */
 	bool egress;
-	uint32_t hook;		/* enum bpfwd_hook */
+	bool act;		/* tc: u32 + act_bpf instead of cls_bpf */
 	uint32_t prio;
 	int prog_fd;
 	const char *prog_name;
@@ -30,16 +31,24 @@ struct attach_req {
 	bool own_clsact;	/* out: bpfwd created the clsact qdisc */
 };
 
-int attach_port(struct attach_req *r);
-/* Removes what attach_port() made; @own_clsact from the entry's flags. */
-int detach_port(struct table *t, uint32_t ifindex, const char *dev,
-		bool egress, uint32_t hook, uint32_t prio, bool own_clsact);
-/* Whether the port's program is still in place (for show). */
-bool port_attached(struct table *t, uint32_t ifindex, bool egress,
-		   uint32_t hook, uint32_t prio);
+/* tc: clsact + cls_bpf direct-action (u32 + act_bpf with @act) at
+ * @prio.  Replace swaps the program of the filter in place.
+ */
+int tc_filter_attach(struct attach_req *r);
+/* Removes the filter at @prio; @own_clsact: and the clsact qdisc bpfwd
+ * made, when no filter is left on it.
+ */
+int tc_filter_detach(uint32_t ifindex, const char *dev, bool egress,
+		     uint32_t prio, bool own_clsact);
+bool tc_filter_attached(uint32_t ifindex, bool egress, uint32_t prio);
+
+/* tcx: a bpf_link pinned next to the table (link_pin_path()). */
+int tcx_attach(struct attach_req *r);
+int tcx_detach(struct table *t, uint32_t ifindex, const char *dev,
+	       bool egress);
+/* Whether the link is there and still attached (for show). */
+bool tcx_attached(struct table *t, uint32_t ifindex, bool egress);
 
 bool kernel_has_tcx(void);
-const char *hook_name(uint32_t hook);
-bool hook_is_tc_family(uint32_t hook);
 
 #endif /* __BPFWD_ATTACH_H */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "json.h"
-#include "util.h"
+#include "opts.h"
 
 #define JSON_DEPTH 16
 

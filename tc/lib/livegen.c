@@ -9,6 +9,7 @@
  * caller names, in the caller's network namespace.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,8 +38,10 @@ struct livegen {
 	struct gen *skel;
 	int prog_fd;
 	uint32_t len;
+	uint8_t pad[2];		/* the IP header (frame + 14) 4-byte aligned */
 	uint8_t frame[FRAME_MAX];
 };
+_Static_assert(offsetof(struct livegen, frame) % 4 == 2, "IP header alignment");
 
 uint32_t livegen_frame_len(const struct livegen_cfg *cfg)
 {

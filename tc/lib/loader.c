@@ -16,7 +16,7 @@
 #include "loader.h"
 #include "pins.h"
 #include "util.h"
-#include "../../bpf/bpfwd.h"
+#include "bpfwd.h"	/* the ABI, bpf/bpfwd.h */
 #include "redirect.skel.h"
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt,
@@ -53,12 +53,50 @@ int table_check_layout(const char *pin_dir, bool *exists, bool warn)
 	return err;
 }
 
-int loader_load(const char *pin_dir, const char *sec,
-		enum bpf_prog_type type, struct redirect **skelp, int *prog_fd,
-		const char **prog_name)
+static struct bpf_program *prog_of(struct redirect *skel,
+				   enum rd_prog which)
+{
+	switch (which) {
+	case RD_XMIT:
+		return skel->progs.rd_xmit;
+	case RD_RECV:
+		return skel->progs.rd_recv;
+	case RD_CLONE_XMIT:
+		return skel->progs.clone_xmit;
+	case RD_CLONE_RECV:
+		return skel->progs.clone_recv;
+	case RD_MIRROR_XMIT:
+		return skel->progs.mir_xmit;
+	case RD_MIRROR_RECV:
+		return skel->progs.mir_recv;
+	case RD_PEER:
+		return skel->progs.rd_peer;
+	case RD_NEIGH:
+		return skel->progs.rd_neigh;
+	case RD_MAPS:
+		break;
+	}
+	return NULL;
+}
+
+static struct bpf_program *prog_of_sec(struct redirect *skel,
+				       const char *sec)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, skel->obj)
+		if (!strcmp(bpf_program__section_name(prog), sec))
+			return prog;
+	return NULL;
+}
+
+/* Loads program @which, or with @sec the program of that section. */
+static int load(const char *pin_dir, enum rd_prog which, const char *sec,
+		enum bpf_prog_type type, struct redirect **skelp,
+		int *prog_fd, const char **prog_name)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = pin_dir);
-	struct bpf_program *prog, *want = NULL;
+	struct bpf_program *prog, *want;
 	struct redirect *skel;
 	int err;
 
@@ -71,24 +109,21 @@ int loader_load(const char *pin_dir, const char *sec,
 		p_err("open redirect.o: %s", strerror(-err));
 		return err;
 	}
-	bpf_object__for_each_program(prog, skel->obj) {
-		bool mine = sec && !strcmp(bpf_program__section_name(prog), sec);
-
-		bpf_program__set_autoload(prog, mine);
-		if (mine) {
-			bpf_program__set_type(prog, type);
-			want = prog;
-		}
-	}
+	want = sec ? prog_of_sec(skel, sec) : prog_of(skel, which);
 	if (sec && !want) {
 		p_err("redirect.o has no section %s", sec);
 		redirect__destroy(skel);
 		return -ENOENT;
 	}
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_autoload(prog, prog == want);
+	if (want)
+		bpf_program__set_type(want, type);
 	err = redirect__load(skel);
 	if (err) {
 		p_err("load %s: %s (bpfwd -vv shows the verifier log)",
-		      sec ? sec : "maps", strerror(-err));
+		      want ? bpf_program__section_name(want) : "maps",
+		      strerror(-err));
 		redirect__destroy(skel);
 		return err;
 	}
@@ -98,6 +133,20 @@ int loader_load(const char *pin_dir, const char *sec,
 	if (prog_name)
 		*prog_name = want ? bpf_program__name(want) : NULL;
 	return 0;
+}
+
+int loader_load_prog(const char *pin_dir, enum rd_prog which,
+		     enum bpf_prog_type type, struct redirect **skel,
+		     int *prog_fd, const char **prog_name)
+{
+	return load(pin_dir, which, NULL, type, skel, prog_fd, prog_name);
+}
+
+int loader_load(const char *pin_dir, const char *sec,
+		enum bpf_prog_type type, struct redirect **skel, int *prog_fd,
+		const char **prog_name)
+{
+	return load(pin_dir, RD_MAPS, sec, type, skel, prog_fd, prog_name);
 }
 
 void loader_free(struct redirect *skel)

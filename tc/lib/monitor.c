@@ -60,6 +60,14 @@ const char *mon_signal(size_t i)
 	return i < ARRAY_SIZE(signals) ? signals[i].label : NULL;
 }
 
+bool mon_has_tracepoint(const struct btf *btf, const char *event)
+{
+	char name[128];
+
+	snprintf(name, sizeof(name), "btf_trace_%s", event);
+	return btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) > 0;
+}
+
 /* Which programs this kernel can take: the tracepoints by their
  * btf_trace_* typedefs, fentry/fexit by the function.
  */

@@ -22,6 +22,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+struct btf;
 #include "../../bpf/monitor.h"
 
 #define MON_SIGNALS	11	/* programs in monitor.bpf.c */
@@ -64,6 +66,10 @@ const struct mon_entry *mon_find(const struct mon_snapshot *s,
  * tells which are attached.
  */
 size_t mon_nsignals(void);
+/* Whether the kernel of @btf has tracepoint @event ("xdp_redirect"),
+ * by its btf_trace_<event> typedef: no tracefs needed.
+ */
+bool mon_has_tracepoint(const struct btf *btf, const char *event);
 const char *mon_signal(size_t i);
 
 #endif /* __BPFWD_LIB_MONITOR_H */

@@ -163,6 +163,12 @@ static void put_word(FILE *f, const char *s, int *col, int indent)
 
 void kw_usage(FILE *f, const struct kw *tab, int indent)
 {
+	kw_usage_tail(f, tab, indent, NULL);
+}
+
+void kw_usage_tail(FILE *f, const struct kw *tab, int indent,
+		   const char *tail)
+{
 	char buf[128];
 	int i, col = indent;
 
@@ -177,6 +183,8 @@ void kw_usage(FILE *f, const struct kw *tab, int indent)
 			 req ? "" : " ]");
 		put_word(f, buf, &col, indent);
 	}
+	if (tail)
+		put_word(f, tail, &col, indent);
 	fputc('\n', f);
 }
 

@@ -68,30 +68,30 @@ struct kw {
 	const char *help;		/* one line, for `help` listings */
 };
 
-#define KW_FLAG(n, st, field, fl, h) \
+#define KW_FLAG(n, T, field, fl, h) \
 	{ .name = n, .type = KW_T_FLAG, .flags = fl, \
-	  .off = offsetof(st, field), .help = h }
-#define KW_U32(n, st, field, lo, hi, m, fl, h) \
+	  .off = offsetof(T, field), .help = h }
+#define KW_U32(n, T, field, lo, hi, m, fl, h) \
 	{ .name = n, .type = KW_T_U32, .flags = fl, \
-	  .off = offsetof(st, field), .min = lo, .max = hi, .meta = m, \
+	  .off = offsetof(T, field), .min = lo, .max = hi, .meta = m, \
 	  .help = h }
-#define KW_STR(n, st, field, m, fl, h) \
+#define KW_STR(n, T, field, m, fl, h) \
 	{ .name = n, .type = KW_T_STR, .flags = fl, \
-	  .off = offsetof(st, field), .meta = m, .help = h }
-#define KW_DEV(n, st, field, m, fl, h) \
+	  .off = offsetof(T, field), .meta = m, .help = h }
+#define KW_DEV(n, T, field, m, fl, h) \
 	{ .name = n, .type = KW_T_DEV, .flags = fl, \
-	  .off = offsetof(st, field), .meta = m, .help = h }
+	  .off = offsetof(T, field), .meta = m, .help = h }
 /* @w is a static array of names indexed by value; @wh names it in
  * "unknown WHAT" (NULL: the keyword's name)
  */
-#define KW_ENUM(n, st, field, w, wh, m, fl, h) \
+#define KW_ENUM(n, T, field, w, wh, m, fl, h) \
 	{ .name = n, .type = KW_T_ENUM, .flags = fl, \
-	  .off = offsetof(st, field), .words = w, \
+	  .off = offsetof(T, field), .words = w, \
 	  .nwords = sizeof(w) / sizeof((w)[0]), .what = wh, .meta = m, \
 	  .help = h }
-#define KW_FN(n, st, field, fn, m, fl, h) \
+#define KW_FN(n, T, field, fn, m, fl, h) \
 	{ .name = n, .type = KW_T_FN, .flags = fl, \
-	  .off = offsetof(st, field), .parse = fn, .meta = m, .help = h }
+	  .off = offsetof(T, field), .parse = fn, .meta = m, .help = h }
 #define KW_END { 0 }
 
 /* Which keywords of a table were given: bit i for the table's entry i
@@ -129,6 +129,11 @@ const char *kw_any(const struct kw *tab, kw_seen_t seen,
  * an enum's META is defined by kw_usage_enums().
  */
 void kw_usage(FILE *f, const struct kw *tab, int indent);
+/* kw_usage() with @tail (not a keyword: "[ TC_ARGS | XDP_ARGS ]") as
+ * the last word, folded with the others.
+ */
+void kw_usage_tail(FILE *f, const struct kw *tab, int indent,
+		   const char *tail);
 /* "META := { word | word }" for every enum of the table with a META,
  * one line each, each META once (@indent spaces first).
  */

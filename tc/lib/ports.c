@@ -33,7 +33,45 @@ static int open_pin(struct table *t, const char *name)
 	return bpf_obj_get(path);
 }
 
-int table_open(struct table *t, bool stock, bool create)
+static int table_path(struct table *t, bool create)
+{
+	return t->stock ? stock_dir(t->dir, sizeof(t->dir), create) :
+			  ns_dir(t->dir, sizeof(t->dir), create);
+}
+
+/* Finds (with @create makes) the table's directory and locks it: the
+ * lock comes before anything is read, so what the command decides from
+ * the table (a free slot, whether it exists) holds until it ends.
+ */
+static int table_dir_lock(struct table *t, bool create)
+{
+	int i, err = 0;
+
+	for (i = 0; i < 8; i++) {
+		err = table_path(t, create);
+		if (err)
+			return err;
+		err = pin_dir_lock(t->dir);
+		if (err != -ESTALE)	/* removed meanwhile: look again */
+			break;
+	}
+	if (err == -ENOENT && !create)
+		return err;
+	if (err)
+		p_err("lock %s: %s", t->dir, strerror(-err));
+	return err;
+}
+
+/* A writer that found the table with table_open_read() locks it at its
+ * first change (a no-op when table_open() did).  Its callers report.
+ */
+static int table_lock(struct table *t)
+{
+	return pin_dir_lock(t->dir);
+}
+
+static int table_open_as(struct table *t, bool stock, bool create,
+			 bool change)
 {
 	struct redirect *skel;
 	bool exists;
@@ -45,8 +83,7 @@ int table_open(struct table *t, bool stock, bool create)
 	err = bpffs_ensure();
 	if (err)
 		return err;
-	err = stock ? stock_dir(t->dir, sizeof(t->dir), false) :
-		      ns_dir(t->dir, sizeof(t->dir), false);
+	err = change ? table_dir_lock(t, create) : table_path(t, false);
 	if (err)
 		return err;
 	err = table_check_layout(t->dir, &exists, false);
@@ -55,13 +92,7 @@ int table_open(struct table *t, bool stock, bool create)
 	if (!exists) {
 		if (!create)
 			return -ENOENT;
-		err = stock ? stock_dir(t->dir, sizeof(t->dir), true) :
-			      ns_dir(t->dir, sizeof(t->dir), true);
-		if (err) {
-			p_err("%s: %s", t->dir, strerror(-err));
-			return err;
-		}
-		err = loader_load(t->dir, NULL, 0, &skel, NULL, NULL);
+		err = loader_load_prog(t->dir, RD_MAPS, 0, &skel, NULL, NULL);
 		if (err)
 			return err;
 		loader_free(skel);
@@ -76,6 +107,11 @@ int table_open(struct table *t, bool stock, bool create)
 		return err;
 	}
 	return 0;
+}
+
+int table_open(struct table *t, bool stock, bool create)
+{
+	return table_open_as(t, stock, create, true);
 }
 
 int stock_check_layout(bool warn)
@@ -98,7 +134,7 @@ int table_open_read(struct table *t, bool stock)
 		stale = stock_check_layout(true) == -EEXIST;
 	if (stock && stale)
 		return -ENOENT;
-	return table_open(t, stock, false);
+	return table_open_as(t, stock, false, false);
 }
 
 void table_close(struct table *t)
@@ -115,7 +151,7 @@ void table_gc(struct table *t)
 	char path[PATH_MAX];
 	uint32_t key;
 
-	if (t->stock || t->ports_fd < 0)
+	if (t->stock || t->ports_fd < 0 || table_lock(t))
 		return;
 	if (!bpf_map_get_next_key(t->ports_fd, NULL, &key))
 		return;
@@ -137,11 +173,19 @@ int port_get(struct table *t, uint32_t ifindex, struct bpfwd_port *p)
 int port_put(struct table *t, uint32_t ifindex, const struct bpfwd_port *p,
 	     uint64_t flags)
 {
+	int err = table_lock(t);
+
+	if (err)
+		return err;
 	return bpf_map_update_elem(t->ports_fd, &ifindex, p, flags) ? -errno : 0;
 }
 
 int port_delete(struct table *t, uint32_t ifindex)
 {
+	int err = table_lock(t);
+
+	if (err)
+		return err;
 	return bpf_map_delete_elem(t->ports_fd, &ifindex) ? -errno : 0;
 }
 
@@ -165,17 +209,49 @@ int port_list(struct table *t, uint32_t *ifindex, struct bpfwd_port *p,
 	return n;
 }
 
+int table_each(struct table *t, port_fn fn, void *data)
+{
+	struct bpfwd_port *p = calloc(BPFWD_MAX_PORTS, sizeof(*p));
+	uint32_t *idx = calloc(BPFWD_MAX_PORTS, sizeof(*idx));
+	int i, n, err, ret = 0;
+
+	if (!p || !idx) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	n = port_list(t, idx, p, BPFWD_MAX_PORTS);
+	for (i = 0; i < n && i < BPFWD_MAX_PORTS; i++) {
+		err = fn(t, idx[i], &p[i], data);
+		if (err && !ret)
+			ret = err;
+	}
+out:
+	free(p);
+	free(idx);
+	return ret;
+}
+
+static int mark_slot(struct table *t, uint32_t ifindex,
+		     const struct bpfwd_port *p, void *data)
+{
+	unsigned char *used = data;
+
+	if (p->slot < BPFWD_MAX_SLOTS)
+		used[p->slot] = 1;
+	return 0;
+}
+
 int slot_alloc(struct table *t, uint32_t *slot)
 {
-	static struct bpfwd_port p[BPFWD_MAX_PORTS];
-	static uint32_t idx[BPFWD_MAX_PORTS];
 	unsigned char used[BPFWD_MAX_SLOTS] = { 0 };
-	int i, n;
+	int i, err;
 
-	n = port_list(t, idx, p, BPFWD_MAX_PORTS);
-	for (i = 0; i < n && i < BPFWD_MAX_PORTS; i++)
-		if (p[i].slot < BPFWD_MAX_SLOTS)
-			used[p[i].slot] = 1;
+	err = table_lock(t);
+	if (err)
+		return err;
+	err = table_each(t, mark_slot, used);
+	if (err)
+		return err;
 	for (i = 1; i < BPFWD_MAX_SLOTS; i++) {
 		if (!used[i]) {
 			*slot = i;
@@ -185,9 +261,43 @@ int slot_alloc(struct table *t, uint32_t *slot)
 	return -ENOSPC;
 }
 
+const char *const port_mode_words[__BPFWD_MODE_MAX] = {
+	[BPFWD_MODE_REDIRECT] = "redirect",
+	[BPFWD_MODE_CLONE] = "clone",
+	[BPFWD_MODE_PEER] = "peer",
+	[BPFWD_MODE_NEIGH] = "neigh",
+	[BPFWD_MODE_MIRROR] = "mirror",
+	[BPFWD_MODE_MAP] = "map",
+	[BPFWD_MODE_CPUMAP] = "cpumap",
+	[BPFWD_MODE_FLOOD] = "flood",
+};
+
+const char *port_mode_name(uint32_t mode)
+{
+	return mode < __BPFWD_MODE_MAX && port_mode_words[mode] ?
+		port_mode_words[mode] : "?";
+}
+
 bool port_owned(const struct table *t, const struct bpfwd_port *p)
 {
 	return !t->stock || p->netns == netns_cookie();
+}
+
+int port_find(uint32_t ifindex, struct table *t, struct bpfwd_port *p)
+{
+	int s, err;
+
+	for (s = 0; s < 2; s++) {
+		err = table_open_read(t, s);
+		if (err == -ENOENT)
+			continue;
+		if (err)
+			return err;
+		if (!port_get(t, ifindex, p) && port_owned(t, p))
+			return 0;
+		table_close(t);
+	}
+	return -ENOENT;
 }
 
 int ports_walk(port_fn fn, void *data, bool gc)
@@ -195,11 +305,23 @@ int ports_walk(port_fn fn, void *data, bool gc)
 	return ports_walk_tables(NULL, fn, data, gc);
 }
 
+struct owned_walk {
+	port_fn fn;
+	void *data;
+};
+
+static int if_owned(struct table *t, uint32_t ifindex,
+		    const struct bpfwd_port *p, void *data)
+{
+	struct owned_walk *w = data;
+
+	return port_owned(t, p) ? w->fn(t, ifindex, p, w->data) : 0;
+}
+
 int ports_walk_tables(table_fn tfn, port_fn fn, void *data, bool gc)
 {
-	static struct bpfwd_port p[BPFWD_MAX_PORTS];
-	static uint32_t idx[BPFWD_MAX_PORTS];
-	int s, i, n, err, ret = 0;
+	struct owned_walk w = { .fn = fn, .data = data };
+	int s, err, ret = 0;
 	struct table t;
 
 	for (s = 0; s < 2; s++) {
@@ -213,14 +335,9 @@ int ports_walk_tables(table_fn tfn, port_fn fn, void *data, bool gc)
 			if (err && !ret)
 				ret = err;
 		}
-		n = port_list(&t, idx, p, BPFWD_MAX_PORTS);
-		for (i = 0; i < n && i < BPFWD_MAX_PORTS; i++) {
-			if (!port_owned(&t, &p[i]))
-				continue;
-			err = fn(&t, idx[i], &p[i], data);
-			if (err && !ret)
-				ret = err;
-		}
+		err = table_each(&t, if_owned, &w);
+		if (err && !ret)
+			ret = err;
 		if (gc)
 			table_gc(&t);
 		table_close(&t);
@@ -259,11 +376,35 @@ int stats_read(struct table *t, uint32_t slot, struct bpfwd_stats *sum,
 	return 0;
 }
 
+/* Whether an entry of the table counts in @slot. */
+static bool slot_used(struct table *t, uint32_t slot)
+{
+	struct bpfwd_port p;
+	uint32_t key, next;
+	void *prev = NULL;
+
+	while (!bpf_map_get_next_key(t->ports_fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (!port_get(t, key, &p) && p.slot == slot)
+			return true;
+	}
+	return false;
+}
+
 int stats_clear(struct table *t, uint32_t slot)
 {
-	struct bpfwd_stats *v = calloc(nr_cpus(), sizeof(*v));
-	int err;
+	struct bpfwd_stats *v;
+	int err = table_lock(t);
 
+	if (err)
+		return err;
+	/* a port's entry read before the lock may be stale: its slot
+	 * can be another port's by now
+	 */
+	if (slot_used(t, slot))
+		return -EBUSY;
+	v = calloc(nr_cpus(), sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	err = bpf_map_update_elem(t->stats_fd, &slot, v, 0) ? -errno : 0;

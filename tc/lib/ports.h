@@ -11,7 +11,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include "../../bpf/bpfwd.h"
+#include "bpfwd.h"	/* the ABI, bpf/bpfwd.h */
 
 struct table {
 	bool stock;		/* tc/globals */
@@ -21,8 +21,11 @@ struct table {
 	char dir[PATH_MAX];
 };
 
-/* Opens a table; with @create makes (and pins) its maps when missing.
- * Returns -ENOENT (no message) when it does not exist and !create.
+/* Opens a table to change it; with @create makes (and pins) its maps
+ * when missing.  Returns -ENOENT (no message) when it does not exist and
+ * !create.  It locks the table's directory until the process ends (see
+ * pin_dir_lock()), as do the functions below that change a table
+ * opened with table_open_read(): changes in one namespace serialise.
  */
 int table_open(struct table *t, bool stock, bool create);
 /* table_open() without create, for finding and listing ports: a stock
@@ -45,6 +48,18 @@ int port_list(struct table *t, uint32_t *ifindex, struct bpfwd_port *p,
 	      int max);
 int slot_alloc(struct table *t, uint32_t *slot);
 
+/* The port on @ifindex that this namespace owns: in its own table
+ * first, then in the stock one (entries this namespace wrote).  Returns
+ * 0 with @t open, -ENOENT (no message), or another -errno that
+ * table_open() already reported (a stale pin of the namespace's table;
+ * a stale stock table is only warned about).
+ */
+int port_find(uint32_t ifindex, struct table *t, struct bpfwd_port *p);
+
+/* The modes' names, indexed by enum bpfwd_mode, as the user types them. */
+extern const char *const port_mode_words[__BPFWD_MODE_MAX];
+const char *port_mode_name(uint32_t mode);
+
 /* Whether this namespace owns the entry (the stock table is shared). */
 bool port_owned(const struct table *t, const struct bpfwd_port *p);
 
@@ -56,6 +71,11 @@ bool port_owned(const struct table *t, const struct bpfwd_port *p);
 typedef int (*port_fn)(struct table *t, uint32_t ifindex,
 		       const struct bpfwd_port *p, void *data);
 int ports_walk(port_fn fn, void *data, bool gc);
+/* Calls @fn for every entry of @t (owned or not), from a snapshot, so
+ * that @fn may change the table; goes on past a failing @fn and returns
+ * its first error (or -ENOMEM).
+ */
+int table_each(struct table *t, port_fn fn, void *data);
 /* ports_walk() that also calls @tfn, if not NULL, once for each
  * table, before its ports (for what a table has besides ports, like
  * its unmatched slot); its errors count as @fn's do.
@@ -66,6 +86,9 @@ int ports_walk_tables(table_fn tfn, port_fn fn, void *data, bool gc);
 /* Sums a slot over CPUs; @percpu, if not NULL, gets nr_cpus entries. */
 int stats_read(struct table *t, uint32_t slot, struct bpfwd_stats *sum,
 	       struct bpfwd_stats *percpu);
+/* Zeroes a slot's counters; -EBUSY, leaving them, when an entry of the
+ * table still uses it.
+ */
 int stats_clear(struct table *t, uint32_t slot);
 int nr_cpus(void);
 

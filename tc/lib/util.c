@@ -16,8 +16,6 @@
 #include "util.h"
 #include "json.h"
 
-struct bpfwd_opts opts;
-
 void bpfwd_log(int level, const char *fmt, ...)
 {
 	va_list ap;
@@ -31,20 +29,19 @@ void bpfwd_log(int level, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void vp_err(const char *fmt, va_list ap)
+/* "bpfwd: port add eth9: no such device"; @sep goes between the
+ * command and the message (" ", or ": " for a word of the command
+ * itself: "bpfwd: port: unknown command").
+ */
+static void vp_err(const char *sep, const char *fmt, va_list ap)
 {
 	char msg[1024];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (opts.json) {
-		/* the command is a key of its own there */
-		json_error(msg[0] == ':' ? msg + 2 : msg, opts.cmd);
-		return;
-	}
-	/* "port add" + "eth9: no such device", "port" + ": unknown ..." */
-	if (opts.cmd)
-		fprintf(stderr, "bpfwd: %s%s%s\n", opts.cmd,
-			msg[0] == ':' ? "" : " ", msg);
+	if (opts.json)		/* the command is a key of its own there */
+		json_error(msg, opts.cmd);
+	else if (opts.cmd)
+		fprintf(stderr, "bpfwd: %s%s%s\n", opts.cmd, sep, msg);
 	else
 		fprintf(stderr, "bpfwd: %s\n", msg);
 }
@@ -54,7 +51,7 @@ void p_err(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vp_err(fmt, ap);
+	vp_err(" ", fmt, ap);
 	va_end(ap);
 }
 
@@ -63,7 +60,7 @@ int usage_err(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vp_err(fmt, ap);
+	vp_err(" ", fmt, ap);
 	va_end(ap);
 	return BPFWD_EXIT_USAGE;
 }
@@ -153,23 +150,32 @@ int arg_u32(const char *key, const char *arg, uint32_t *v, uint32_t min,
 	return 0;
 }
 
-int arg_interval_count(int *argc, char ***argv, uint32_t *interval,
-		       uint32_t *count, uint32_t count_max)
+int kw_interval(const struct kw *k, const char *arg, void *dst)
 {
-	const char *key = **argv, *arg;
-
-	if (*argc < 2)
-		return usage_err("\"%s\" needs a value", key);
-	(*argc)--;
-	arg = *++*argv;
-	if (is_word(key, "interval")) {
-		if (parse_u32(arg, interval, 1, 3600))
-			return usage_err("interval \"%s\": a whole number of seconds, 1-3600",
-					 arg);
-	} else if (parse_u32(arg, count, 1, count_max)) {
-		return usage_err("count \"%s\": a number from 1", arg);
-	}
+	(void)k;
+	if (parse_u32(arg, dst, 1, 3600))
+		return usage_err("interval \"%s\": a whole number of seconds, 1-3600",
+				 arg);
 	return 0;
+}
+
+int kw_count(const struct kw *k, const char *arg, void *dst)
+{
+	if (parse_u32(arg, dst, 1, k->max))
+		return usage_err("count \"%s\": a number from 1", arg);
+	return 0;
+}
+
+/* usage_err() about the command word itself */
+static int __attribute__((format(printf, 1, 2)))
+cmd_usage_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vp_err(": ", fmt, ap);
+	va_end(ap);
+	return BPFWD_EXIT_USAGE;
 }
 
 int cmd_select(const struct cmd *cmds, int argc, char **argv,
@@ -191,15 +197,15 @@ int cmd_select(const struct cmd *cmds, int argc, char **argv,
 		}
 		if (matches(argv[0], cmds[i].name)) {
 			if (hit)
-				return usage_err("ambiguous %s \"%s\" (%s or %s?)",
-						 what, argv[0], hit->name,
-						 cmds[i].name);
+				return cmd_usage_err("ambiguous %s \"%s\" (%s or %s?)",
+						     what, argv[0], hit->name,
+						     cmds[i].name);
 			hit = &cmds[i];
 		}
 	}
 	if (!hit)
-		return usage_err("%sunknown %s \"%s\", try \"help\"",
-				 opts.cmd ? ": " : "", what, argv[0]);
+		return cmd_usage_err("unknown %s \"%s\", try \"help\"", what,
+				     argv[0]);
 	return hit->fn(argc - 1, argv + 1);
 }
 

@@ -12,19 +12,13 @@
 #include <signal.h>
 #include <stdio.h>
 
+#include "params.h"
+
 #define BPFWD_EXIT_OK		0
 #define BPFWD_EXIT_FAIL		1
 #define BPFWD_EXIT_USAGE	2
 
-struct bpfwd_opts {
-	bool json;
-	bool pretty;
-	int verbose;
-	const char *netns;	/* -n NAME, already entered */
-	const char *cmd;	/* "port add" etc, for messages */
-};
-
-extern struct bpfwd_opts opts;
+#include "opts.h"
 
 enum { LOG_WARN, LOG_INFO, LOG_DEBUG };
 
@@ -73,14 +67,21 @@ int parse_u32(const char *s, uint32_t *v, uint32_t min, uint32_t max);
  */
 int arg_u32(const char *key, const char *arg, uint32_t *v, uint32_t min,
 	    uint32_t max);
-/* The words of a report made every S seconds, N times (stats, monitor):
- * in a parse loop over (argc, argv) whose *argv is "interval" or
- * "count", takes its value into @interval (whole seconds, 1-3600) or
- * @count (1-@count_max), stepping to it.  Prints the usage error (no
- * value, a bad one) and returns BPFWD_EXIT_USAGE, or returns 0.
+/* The keywords of a report made every S seconds, N times (stats,
+ * monitor), as entries of a keyword table (params.h): "interval S"
+ * (whole seconds, 1-3600) and "count N" (1-@hi) into uint32_t fields,
+ * with the messages bpfwd always gave for them.
  */
-int arg_interval_count(int *argc, char ***argv, uint32_t *interval,
-		       uint32_t *count, uint32_t count_max);
+int kw_interval(const struct kw *k, const char *arg, void *dst);
+int kw_count(const struct kw *k, const char *arg, void *dst);
+#define KW_INTERVAL(T, field, h) \
+	{ .name = "interval", .type = KW_T_FN, \
+	  .off = offsetof(T, field), .parse = kw_interval, .meta = "S", \
+	  .help = h }
+#define KW_COUNT(T, field, hi, h) \
+	{ .name = "count", .type = KW_T_FN, \
+	  .off = offsetof(T, field), .parse = kw_count, .max = hi, \
+	  .meta = "N", .help = h }
 
 /* In a parse loop over (argc, argv): step to a keyword's value, or
  * return the usage error that it has none.

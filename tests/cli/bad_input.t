@@ -107,12 +107,7 @@ bad_json() {
 
 # forwards WHEN: the port set up first still carries gen's UDP to sink
 forwards() {
-	local before
-	before=$(udp_noports "$sink")
-	send_udp "$gen" 192.0.2.2 $N
-	sleep 0.2
-	is "$(($(udp_noports "$sink") - before))" "$N" \
-		"d0 still forwards $N datagrams to the sink $1"
+	is "$(delivered "$sink" $N)" "$N" "d0 still forwards $N datagrams to the sink $1"
 }
 
 port() { bpfwd_ns "$dut" port "$@"; }
@@ -282,7 +277,7 @@ else
 		in_ns "$dut" "${NOBODY[@]}" "$BPFWD" port show
 	bad_json "not root: -j add" 1 "port add" "$msg" \
 		in_ns "$dut" "${NOBODY[@]}" "$BPFWD" -j port add dev lo to d1
-	bad "not root: stats" 1 'bpfwd: stats must be run as root (needs CAP_BPF)' \
+	bad "not root: stats" 1 "bpfwd: stats $msg" \
 		in_ns "$dut" "${NOBODY[@]}" "$BPFWD" stats
 	bad "not root: -n" 1 \
 		"bpfwd: netns $dut: must be run as root to enter it" \

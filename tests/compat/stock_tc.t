@@ -47,16 +47,6 @@ unmatched() {
 	bpfwd_ns "$1" -j stats | jq '[.[] | select(.dev == null and .table == "stock") | .packets] | add // 0'
 }
 
-# deliver DST NS: sends N datagrams from gen to DST, prints how many
-# reached NS's stack
-deliver() {
-	local before
-	before=$(udp_noports "$2")
-	send_udp "$gen" "$1" $N
-	sleep 0.1
-	echo $(($(udp_noports "$2") - before))
-}
-
 # Per section: the entry's words, where gen sends, whose stack must get
 # the datagrams and whose must not, and the set-up the section needs
 setup_section() {
@@ -98,7 +88,7 @@ for sec in redirect_xmit redirect_recv clone_redirect_xmit \
 		"redirect.o:\[$sec\] direct-action" "$sec: tc shows its filter"
 
 	u0=$(unmatched "$dut")
-	is "$(deliver 192.0.2.254 "$dut")" $N \
+	is "$(delivered "$dut" $N 192.0.2.254)" $N \
 		"$sec: no entry: $N datagrams to the dut pass to its stack"
 	ge "$(($(unmatched "$dut") - u0))" $N "$sec: no entry: counted as unmatched"
 
@@ -108,7 +98,7 @@ for sec in redirect_xmit redirect_recv clone_redirect_xmit \
 		"$sec: the entry is in tc's table"
 	tx0=$(tx_packets "$dut" d1)
 	n0=$(udp_noports "$NOT")
-	is "$(deliver "$DST" "$TO")" $N "$sec: $N datagrams arrive"
+	is "$(delivered "$TO" $N "$DST")" $N "$sec: $N datagrams arrive"
 	is "$(($(udp_noports "$NOT") - n0))" 0 "$sec: and nowhere else"
 	ge "$(stats_of "$dut" d0 packets)" $N "$sec: bpfwd stats counts them"
 	case $sec in
@@ -123,7 +113,7 @@ for sec in redirect_xmit redirect_recv clone_redirect_xmit \
 
 	check "$sec: bpfwd port del" bpfwd_ns "$dut" port del dev d0
 	u0=$(unmatched "$dut")
-	is "$(deliver "$DST" "$TO")" 0 "$sec: after del nothing is forwarded"
+	is "$(delivered "$TO" $N "$DST")" 0 "$sec: after del nothing is forwarded"
 	ge "$(($(unmatched "$dut") - u0))" $N "$sec: after del frames are unmatched"
 	like "$(in_ns "$dut" tc filter show dev d0 ingress)" "redirect.o:\[$sec\]" \
 		"$sec: tc's filter stays"
@@ -142,8 +132,8 @@ le64() { echo "$(le32 $(($1 & 0xffffffff))) $(le32 $(($1 >> 32)))"; }
 # (__u32 each), netns (__u64) }; counters in bpfwd_stats[slot].
 fresh || not_ok "bpftool: topology"
 stock_load redirect_xmit || not_ok "bpftool: stock tc loads redirect.o"
-in0=$(ip -n "$dut" -j link show d0 | jq .[0].ifindex)
-out=$(ip -n "$dut" -j link show d1 | jq .[0].ifindex)
+in0=$(ifindex_of "$dut" d0)
+out=$(ifindex_of "$dut" d1)
 slot=7
 cookie=$(in_ns "$dut" python3 -c 'import socket, struct
 s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
@@ -153,7 +143,7 @@ check "bpftool: map update writes the entry" \
 	bpftool map update pinned "$STOCK/bpfwd_ports" key $(le32 "$in0") \
 	value $(le32 "$out") $(le32 0) $(le32 0) $(le32 0) $(le32 $slot) \
 	$(le32 0) $(le64 "${cookie:-0}")
-is "$(deliver 192.0.2.2 "$sink")" $N "bpftool: $N datagrams arrive at the sink"
+is "$(delivered "$sink" $N)" $N "bpftool: $N datagrams arrive at the sink"
 # shellcheck disable=SC2046
 sum=$(bpftool -j map lookup pinned "$STOCK/bpfwd_stats" key $(le32 $slot) |
 	jq '[.formatted.values[].value.packets] | add')
@@ -167,14 +157,14 @@ else
 	# shellcheck disable=SC2046
 	bpftool map delete pinned "$STOCK/bpfwd_ports" key $(le32 "$in0")
 fi
-is "$(deliver 192.0.2.2 "$sink")" 0 "bpftool: without the entry nothing is forwarded"
+is "$(delivered "$sink" $N)" 0 "bpftool: without the entry nothing is forwarded"
 
 # bpfwd first, tc second: tc reuses the table bpfwd pinned
 fresh || not_ok "bpfwd first: topology"
 check "bpfwd first: port add hook none makes tc's table" \
 	bpfwd_ns "$dut" port add dev d0 to d1 hook none
 check "bpfwd first: then stock tc loads redirect.o" stock_load redirect_xmit
-is "$(deliver 192.0.2.2 "$sink")" $N "bpfwd first: $N datagrams arrive at the sink"
+is "$(delivered "$sink" $N)" $N "bpfwd first: $N datagrams arrive at the sink"
 ge "$(stats_of "$dut" d0 packets)" $N "bpfwd first: bpfwd stats counts them"
 
 done_testing

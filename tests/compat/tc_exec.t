@@ -20,8 +20,8 @@ ERR=$TMPDIR_T/err
 command -v tc >/dev/null || skip_all "no tc (iproute2)"
 export TC_LIB_DIR=$BUILD
 
-# tcx NS ARGS...: tc exec bpfwd ARGS in NS; stdout/stderr to $OUT/$ERR
-tcx() {
+# tc_ns NS ARGS...: tc ARGS in NS; stdout/stderr to $OUT/$ERR
+tc_ns() {
 	local ns=$1
 	shift
 	in_ns "$ns" tc "$@" >"$OUT" 2>"$ERR"
@@ -58,30 +58,27 @@ ge "$?" 1 "tc exec with no plugin fails (tc itself does not say why)"
 ## the commands
 topo || { not_ok "topology"; done_testing; }
 
-tcx "$dut" exec bpfwd port add dev d0 to d1 hook tc
+tc_ns "$dut" exec bpfwd port add dev d0 to d1 hook tc
 is "$?" 0 "tc exec bpfwd port add: exit 0"
 is "$(<"$OUT")$(<"$ERR")" "" "tc exec bpfwd port add: prints nothing"
-before=$(udp_noports "$sink")
-send_udp "$gen" 192.0.2.2 $N
-sleep 0.2
-is "$(($(udp_noports "$sink") - before))" $N \
+is "$(delivered "$sink" $N)" $N \
 	"the port tc exec added forwards $N datagrams to the sink"
 
-tcx "$dut" exec bpfwd port show
+tc_ns "$dut" exec bpfwd port show
 is "$(<"$OUT")" "$(bpfwd_ns "$dut" port show)" \
 	"tc exec bpfwd port show prints what bpfwd port show prints"
 like "$(<"$OUT")" '^d0 to d1 mode redirect hook tc at ingress prio 1$' \
 	"tc exec bpfwd port show: the port"
 want=$(bpfwd_ns "$dut" -j port show)
-tcx "$dut" exec bpfwd -j port show
+tc_ns "$dut" exec bpfwd -j port show
 is "$(<"$OUT")" "$want" "tc exec bpfwd -j port show: bpfwd's JSON"
-tcx "$dut" -j exec bpfwd port show
+tc_ns "$dut" -j exec bpfwd port show
 is "$(<"$OUT")" "$want" "tc -j exec bpfwd port show: JSON as with any tc -j"
 is "$(jq -c '.[0] | [.dev, .to, .hook]' <"$OUT")" '["d0","d1","tc"]' \
 	"tc -j exec bpfwd port show: the port in JSON"
-tcx "$dut" -j -p exec bpfwd port show
+tc_ns "$dut" -j -p exec bpfwd port show
 is "$(jq -c . <"$OUT")" "$(jq -c . <<<"$want")" "tc -j -p exec: pretty JSON, same content"
-tcx "$dut" exec bpfwd -j stats dev d0
+tc_ns "$dut" exec bpfwd -j stats dev d0
 ge "$(jq '.[0].packets' <"$OUT")" $N "tc exec bpfwd -j stats: the counter moved"
 tc exec bpfwd -n "$dut" port show >"$OUT" 2>"$ERR"
 is "$(<"$OUT")" "$(bpfwd_ns "$dut" port show)" \
@@ -93,12 +90,12 @@ is "$(<"$OUT")" "$(bpfwd_ns "$dut" port show)" \
 tc_exit() {
 	local desc=$1 rc=$2 msg=$3
 	shift 3
-	tcx "$dut" exec bpfwd "$@"
+	tc_ns "$dut" exec bpfwd "$@"
 	is "$?" "$rc" "tc exec bpfwd $desc: tc exits $rc"
 	is "$(<"$ERR")" "$msg" "tc exec bpfwd $desc: says so"
 }
 tc_exit "add on a port" 1 \
-	"bpfwd: port add d0: already a port (to ifindex $(ip -n "$dut" -j link show d1 | jq .[0].ifindex), hook tc); use port replace or port del" \
+	"bpfwd: port add d0: already a port (to ifindex $(ifindex_of "$dut" d1), hook tc); use port replace or port del" \
 	port add dev d0 to d1
 tc_exit "unknown device" 1 'bpfwd: port add nosuch0: no such device' \
 	port add dev nosuch0 to d1
@@ -111,7 +108,7 @@ tc_exit "-n of no namespace" 1 \
 tc_exit "-j unknown object" 2 "" -j frob
 is "$(jq -r .error <"$OUT")" 'unknown object "frob", try "help"' \
 	"tc exec bpfwd -j: the error is JSON on stdout"
-tcx "$dut" exec bpfwd --help
+tc_ns "$dut" exec bpfwd --help
 is "$?" 0 "tc exec bpfwd --help: exit 0"
 like "$(head -1 "$OUT")" '^Usage: bpfwd ' "tc exec bpfwd --help: usage on stdout"
 is "$(bpfwd_ns "$dut" -j port show)" "$want" "the failed commands changed nothing"
@@ -119,7 +116,7 @@ is "$(bpfwd_ns "$dut" -j port show)" "$want" "the failed commands changed nothin
 ## batch: several execs in one tc process, each starting afresh
 printf '%s\n' 'exec bpfwd -j port show' 'exec bpfwd port show' \
 	'exec bpfwd -n nosuch port show' 'exec bpfwd port show' >"$TMPDIR_T/batch"
-tcx "$dut" -b "$TMPDIR_T/batch"
+tc_ns "$dut" -b "$TMPDIR_T/batch"
 is "$?" 1 "tc -b: a failing exec fails the batch"
 is "$(<"$OUT")" "$want"$'\n'"$(bpfwd_ns "$dut" port show)" \
 	"tc -b: JSON then text (options do not leak between execs), none after the failure"
@@ -136,14 +133,11 @@ is "$(<"$OUT")" "$want"$'\n'"[]" \
 	"tc -b: only the exec with -n ran in the dut, the next one back in tc's namespace"
 
 ## del through tc: nothing left
-tcx "$dut" exec bpfwd port del dev d0
+tc_ns "$dut" exec bpfwd port del dev d0
 is "$?" 0 "tc exec bpfwd port del: exit 0"
 is "$(bpfwd_ns "$dut" -j port show)" "[]" "tc exec bpfwd port del: no port left"
 is "$(in_ns "$dut" tc filter show dev d0 ingress)$(in_ns "$dut" tc qdisc show dev d0 | grep clsact)" \
 	"" "tc exec bpfwd port del: no filter, no clsact left"
-before=$(udp_noports "$sink")
-send_udp "$gen" 192.0.2.2 $N
-sleep 0.2
-is "$(($(udp_noports "$sink") - before))" 0 "after del nothing is forwarded"
+is "$(delivered "$sink" $N)" 0 "after del nothing is forwarded"
 
 done_testing

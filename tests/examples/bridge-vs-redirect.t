@@ -12,13 +12,7 @@ need_bpfwd
 command -v ethtool >/dev/null || skip_all "ethtool missing"
 
 export BPFWD OBJ=$BUILD/bpf/redirect.o SECONDS_PER=1
-pins() { find /sys/fs/bpf | sort; }
-
-pins0=$(pins)
-OUT=$(timeout 120 "$TOP/examples/bridge-vs-redirect.sh" 2>&1)
-RC=$?
-is "$RC" 0 "bridge-vs-redirect.sh exits 0"
-[ "$RC" = 0 ] || diag "$(tail -20 <<<"$OUT")"
+run_example bridge-vs-redirect
 for m in bridge mirred redirect; do
 	n=$(sed -n "s/^$m .*Mpps (\([0-9]*\) frames left d1.*/\1/p" <<<"$OUT")
 	ge "${n:-0}" 1 "$m: frames were forwarded and counted"
@@ -31,8 +25,5 @@ else
 	skip "no br_netfilter here"
 fi
 like "$OUT" "\(passed,tc\)" "bpfwd stats shows the counter row"
-is "$(ip netns list 2>/dev/null | grep -c '^bpfwd-bridge-vs-redirect-')" 0 \
-	"no namespace left over"
-is "$(pins)" "$pins0" "no pin left over"
 
 done_testing

@@ -16,16 +16,6 @@ need_bpfwd
 EX=$TOP/examples
 export BPFWD OBJ=$BUILD/bpf/redirect.o
 
-# pins: every path on the (private) bpffs
-pins() {
-	find /sys/fs/bpf | sort
-}
-
-# leftover_ns NAME: namespaces the example NAME created and left
-leftover_ns() {
-	ip netns list 2>/dev/null | awk -v p="bpfwd-$1-" 'index($1, p) == 1 { print $1 }'
-}
-
 # packets_of OUT DEV: the first number on DEV's line of bpfwd stats text
 packets_of() {
 	awk -v d="$2" '$1 == d { for (i = 2; i <= NF; i++)
@@ -36,19 +26,6 @@ packets_of() {
 ports_are() {
 	is "$(bpfwd_ns "$dut" -j port show |
 	      jq -r 'map(.dev + ">" + .to + " " + .hook) | sort | join(",")')" "$1" "$2"
-}
-
-# run_example NAME: runs it with no arguments; sets $OUT and $RC
-run_example() {
-	local before
-
-	before=$(pins)
-	OUT=$(timeout 120 "$EX/$1.sh" 2>&1)
-	RC=$?
-	is "$RC" 0 "$1: exits 0"
-	[ "$RC" = 0 ] || diag "$(tail -20 <<<"$OUT")"
-	is "$(leftover_ns "$1")" "" "$1: no namespace left over"
-	is "$(pins)" "$before" "$1: no pin left over"
 }
 
 # --- namespace mode ---
@@ -108,19 +85,13 @@ bpfwd_ns "$dut" port del dev d1
 
 in_ns "$dut" "$EX/xconnect.sh" d0 d1 >/dev/null 2>&1
 is "$?" 0 "xconnect d0 d1: sets up"
-before=$(udp_noports "$sink")
-send_udp "$gen" 192.0.2.2 $N
-sleep 0.2
-is "$(($(udp_noports "$sink") - before))" $N "xconnect d0 d1: UDP crosses"
+is "$(delivered "$sink" $N)" $N "xconnect d0 d1: UDP crosses"
 ports_are "d0>d1 none,d1>d0 none" "xconnect d0 d1: both directions are ports"
 in_ns "$dut" "$EX/xconnect.sh" -d d0 d1 >/dev/null 2>&1
 is "$?" 0 "xconnect -d d0 d1: removes"
 ports_are "" "xconnect -d: no port left"
 is "$(in_ns "$dut" tc qdisc show dev d0 | grep -c clsact)" 0 "xconnect -d: no clsact left"
-before=$(udp_noports "$sink")
-send_udp "$gen" 192.0.2.2 $N
-sleep 0.2
-is "$(($(udp_noports "$sink") - before))" 0 "xconnect -d: nothing crosses any more"
+is "$(delivered "$sink" $N)" 0 "xconnect -d: nothing crosses any more"
 
 # tap d0 to d1: originals go on to the dut's own address, copies to sink
 ip -n "$dut" addr add 192.0.2.3/24 dev d0
@@ -146,11 +117,8 @@ is "$(in_ns "$dut" tc qdisc show dev d0 | grep -c clsact)" 0 \
 in_ns "$dut" "$EX/clone-tap.sh" d0 d1 ingress >/dev/null 2>&1
 is "$?" 0 "clone-tap d0 d1 ingress: sets up"
 in_ns "$gen" ping -c 1 -W 1 192.0.2.3 >/dev/null 2>&1	# ARP for .3
-dut_before=$(udp_noports "$dut")
 s_before=$(rx_packets "$sink" s0)
-send_udp "$gen" 192.0.2.3 $N
-sleep 0.2
-is "$(($(udp_noports "$dut") - dut_before))" $N "clone-tap: the originals reach the dut's stack"
+is "$(delivered "$dut" $N 192.0.2.3)" $N "clone-tap: the originals reach the dut's stack"
 ge "$(($(rx_packets "$sink" s0) - s_before))" $N "clone-tap: the copies leave by d1"
 ge "$(stats_of "$dut" d0 packets)" $N "clone-tap: d0's counter moved"
 in_ns "$dut" "$EX/clone-tap.sh" -d d0 >/dev/null 2>&1

@@ -13,7 +13,7 @@ need_bpfwd
 topo
 topo b
 hook2=tc
-"$BPFWD" -j probe | jq -e .tcx >/dev/null && hook2=tcx
+has_tcx && hook2=tcx
 check "port d0 (tc)" bpfwd_ns "$dut" port add dev d0 to d1 hook tc
 check "port d1 ($hook2)" bpfwd_ns "$dut" port add dev d1 to d0 hook "$hook2"
 check "port in another namespace" bpfwd_ns "$dutb" port add dev d0 to d1 hook tc
@@ -27,19 +27,17 @@ is "$(in_ns "$dut" tc -j qdisc show dev d1 | jq '[.[] | select(.kind == "clsact"
 cookie_dirs=$(find /sys/fs/bpf/bpfwd -mindepth 1 -maxdepth 1 -type d | wc -l)
 is "$cookie_dirs" 1 "only the other namespace's pin dir remains"
 is "$(bpfwd_ns "$dutb" -j port show | jq length)" 1 "the other namespace keeps its port"
-u0=$(udp_noports "$sinkb")
-send_udp "$genb" 192.0.2.2 10
-is "$(($(udp_noports "$sinkb") - u0))" 10 "and it still forwards"
+is "$(delivered "$sinkb" 10 192.0.2.2 "$genb")" 10 "and it still forwards"
 check "flush there too" bpfwd_ns "$dutb" port flush
 
 # a stock (hook none) entry whose namespace went away without a flush
 # blocks its ifindex for everybody until del ... force
 check "hook none entry in b" bpfwd_ns "$dutb" port add dev d0 to d1 hook none
-ib=$(ip -n "$dutb" -j link show d0 | jq '.[0].ifindex')
+ib=$(ifindex_of "$dutb" d0)
 ip netns del "$dutb"
 setup_ns other
 ip -n "$other" link add d1 type veth peer d0	# the peer is made first
-is "$(ip -n "$other" -j link show d0 | jq '.[0].ifindex')" "$ib" \
+is "$(ifindex_of "$other" d0)" "$ib" \
 	"d0 has the ifindex b's d0 had"
 out=$(bpfwd_ns "$other" port add dev d0 to d1 hook none 2>&1)
 like "$out" "belongs to another network namespace.*port del dev d0 force" \

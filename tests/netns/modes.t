@@ -15,17 +15,12 @@ source "$(dirname "$0")/../lib.sh"
 need_bpfwd
 
 N=40
-hooks=tc
-"$BPFWD" -j probe | jq -e .tcx >/dev/null && hooks="tc tcx"
-
-for hook in $hooks; do
+for hook in $(tc_hooks); do
 	# redirect: d1 transmits them, sink's stack gets them
 	topo
 	bpfwd_ns "$dut" port add dev d0 to d1 hook "$hook"
 	tx0=$(tx_packets "$dut" d1)
-	u0=$(udp_noports "$sink")
-	send_udp "$gen" 192.0.2.2 $N
-	is "$(($(udp_noports "$sink") - u0))" $N "$hook redirect: sink's stack got $N"
+	is "$(delivered "$sink" $N)" $N "$hook redirect: sink's stack got $N"
 	is "$(($(tx_packets "$dut" d1) - tx0))" $N "$hook redirect: d1 transmitted $N"
 	topo_del
 
@@ -36,11 +31,9 @@ for hook in $hooks; do
 	in_ns "$dut" ip route add blackhole 192.0.2.1/32
 	ip -n "$gen" neigh replace 192.0.2.2 lladdr "$(mac_of "$dut" d1)" dev g0
 	bpfwd_ns "$dut" port add dev d0 to d1 to-ingress hook "$hook"
-	u0=$(udp_noports "$dut")
 	s0=$(udp_noports "$sink")
 	tx0=$(tx_packets "$dut" d1)
-	send_udp "$gen" 192.0.2.2 $N
-	is "$(($(udp_noports "$dut") - u0))" $N "$hook to-ingress: the target's stack got $N"
+	is "$(delivered "$dut" $N)" $N "$hook to-ingress: the target's stack got $N"
 	is "$(($(udp_noports "$sink") - s0))" 0 "$hook to-ingress: none left by d1 to the sink"
 	is "$(($(tx_packets "$dut" d1) - tx0))" 0 "$hook to-ingress: d1 transmitted none"
 	topo_del
@@ -52,10 +45,8 @@ for hook in $hooks; do
 	in_ns "$dut" ip route add blackhole 192.0.2.1/32
 	ip -n "$gen" neigh replace 192.0.2.9 lladdr "$(mac_of "$dut" d0)" dev g0
 	bpfwd_ns "$dut" port add dev d0 to d1 mode mirror hook "$hook"
-	u0=$(udp_noports "$dut")
 	rx0=$(rx_packets "$sink" s0)
-	send_udp "$gen" 192.0.2.9 $N
-	is "$(($(udp_noports "$dut") - u0))" $N "$hook mirror: the originals reached the dut's stack"
+	is "$(delivered "$dut" $N 192.0.2.9)" $N "$hook mirror: the originals reached the dut's stack"
 	is "$(($(rx_packets "$sink" s0) - rx0))" $N "$hook mirror: the copies reached the sink"
 	is "$(stats_of "$dut" d0 dropped)" 0 "$hook mirror: nothing dropped"
 	topo_del
@@ -64,9 +55,7 @@ for hook in $hooks; do
 	topo
 	bpfwd_ns "$dut" port add dev d0 to d1 mode peer hook "$hook"
 	tx0=$(tx_packets "$dut" d1)
-	u0=$(udp_noports "$sink")
-	send_udp "$gen" 192.0.2.2 $N
-	is "$(($(udp_noports "$sink") - u0))" $N "$hook peer: sink's stack got $N"
+	is "$(delivered "$sink" $N)" $N "$hook peer: sink's stack got $N"
 	is "$(($(tx_packets "$dut" d1) - tx0))" 0 "$hook peer: d1's own xmit skipped"
 	topo_del
 
@@ -78,9 +67,7 @@ for hook in $hooks; do
 	in_ns "$gen" ip route add 198.51.100.0/24 via 192.0.2.254
 	in_ns "$dut" ip neigh replace 198.51.100.2 lladdr "$(mac_of "$sink" s0)" dev d1 nud permanent
 	bpfwd_ns "$dut" port add dev d0 to d1 mode neigh hook "$hook"
-	u0=$(udp_noports "$sink")
-	send_udp "$gen" 198.51.100.2 $N
-	is "$(($(udp_noports "$sink") - u0))" $N "$hook neigh: sink's stack got $N routed datagrams"
+	is "$(delivered "$sink" $N 198.51.100.2)" $N "$hook neigh: sink's stack got $N routed datagrams"
 	like "$(in_ns "$gen" ip neigh show 192.0.2.254)" "lladdr $(mac_of "$dut" d0)" \
 		"$hook neigh: ARP for the router was answered by its stack"
 	is "$(in_ns "$dut" sysctl -n net.ipv4.ip_forward)" 0 \
@@ -100,6 +87,6 @@ for hook in $hooks; do
 	is "$(($(rx_packets "$sink" s0) - srx0))" 0 "$hook at egress: sink received none"
 	topo_del
 done
-"$BPFWD" -j probe | jq -e .tcx >/dev/null || skip "tcx: this kernel has no tcx (needs 6.6)"
+has_tcx || skip "tcx: this kernel has no tcx (needs 6.6)"
 
 done_testing

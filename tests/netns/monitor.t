@@ -62,10 +62,6 @@ row() {
 		'[.events[] | select(.event == $ev and .dev == $dev)] | first // empty' <<<"$1"
 }
 
-ifindex() {
-	ip -n "$1" -j link show "$2" | jq '.[0].ifindex'
-}
-
 # prom_valid FILE: every sample is name{label="value",...} number, its
 # metric has a TYPE line before it, and no series appears twice
 prom_valid() {
@@ -85,12 +81,6 @@ prom_valid() {
 	END { exit bad || !n }' "$1"
 }
 
-teardown() {
-	local ns
-	for ns in "$gen" "$dut" "$sink"; do ip netns del "$ns" 2>/dev/null; done
-	NS_LIST=()
-}
-
 tc_tp=false
 [ -d /sys/kernel/tracing/events/tc/tc_redirect_err ] && tc_tp=true
 
@@ -98,10 +88,9 @@ tc_tp=false
 topo || skip_all "cannot build the topology"
 bpfwd_ns "$dut" port add dev d0 to d1 hook tc || not_ok "port add"
 mon_start "$dut" || not_ok "monitor starts"
-before=$(udp_noports "$sink")
-send_udp "$gen" 192.0.2.2 $N
+got=$(delivered "$sink" $N)
 mon_stop
-is "$(($(udp_noports "$sink") - before))" $N "healthy tc: $N datagrams forwarded"
+is "$got" $N "healthy tc: $N datagrams forwarded"
 is "$(jq "$OWN_EVENTS | length" <<<"$last")" 0 "healthy tc: monitor reports no errors"
 is "$(jq -r '.mode' <<<"$last")" errors "errors only by default"
 if $tc_tp; then
@@ -111,7 +100,7 @@ else
 fi
 
 # 2. tc redirect to an ifindex that no longer exists
-to=$(ifindex "$dut" d1)
+to=$(ifindex_of "$dut" d1)
 mon_start "$dut" || not_ok "monitor starts"
 ip -n "$dut" link del d1
 send_udp "$gen" 192.0.2.2 $N
@@ -120,7 +109,7 @@ r=$(row "$last" tc_redirect_err d0)
 is "$(jq -r .errno <<<"$r")" ENODEV "tc to a missing ifindex: ENODEV on d0"
 is "$(jq -r .target_index <<<"$r")" "$to" "tc to a missing ifindex: target is the port's old target ($to)"
 ge "$(jq -r .packets <<<"$r")" $N "tc to a missing ifindex: $N packets counted"
-teardown
+topo_del
 
 # 3. tc redirect to a device that is down
 topo || not_ok "topology"
@@ -140,7 +129,7 @@ send_udp "$gen" 192.0.2.2 $N
 mon_stop
 is "$(jq "$OWN_EVENTS | length" <<<"$last")" 0 "monitor in another namespace sees none of the dut's errors"
 bpfwd_ns "$dut" port del dev d0
-teardown
+topo_del
 
 # 5. XDP: attach the test program on d0, configure it, look at the errors
 # xdp_case DESC TO MODE EVENT ERRNO TARGET [MONITOR ARGS...]
@@ -168,7 +157,7 @@ else
 	if ! ip -n "$dut" link set dev d0 xdpdrv obj "$XDP_OBJ" sec xdp 2>"$TMPDIR_T/xdp.err"; then
 		skip "XDP cases: cannot attach native XDP to a veth: $(head -1 "$TMPDIR_T/xdp.err")"
 	else
-		d1=$(ifindex "$dut" d1)
+		d1=$(ifindex_of "$dut" d1)
 		# XDP frames lose the checksum offload state: full checksums
 		in_ns "$gen" ethtool -K g0 tx off >/dev/null 2>&1
 		# s0 has no XDP program and GRO off: no NAPI, d1 cannot take
@@ -208,10 +197,9 @@ else
 		bpftool map update name bpfwd_t_cfg key 1 0 0 0 value 0 0 0 0
 		sleep 0.5
 		mon_start "$dut" all prom "$TMPDIR_T/bpfwd.prom" || not_ok "monitor starts"
-		before=$(udp_noports "$sink")
-		send_udp "$gen" 192.0.2.2 $N
+		got=$(delivered "$sink" $N)
 		mon_stop
-		is "$(($(udp_noports "$sink") - before))" $N "healthy XDP: $N datagrams forwarded"
+		is "$got" $N "healthy XDP: $N datagrams forwarded"
 		is "$(jq '[.events[] | select(.errno != null)] | length' <<<"$last")" 0 \
 			"healthy XDP: no errors"
 		r=$(row "$last" xdp_redirect d0)
@@ -242,7 +230,7 @@ else
 			skip "devmap case: bpfwd port ... mode map hook xdp: $(head -1 "$TMPDIR_T/map.err")"
 		fi
 	fi
-	teardown
+	topo_del
 fi
 
 # 6. adapts to the kernel: each error tracepoint that exists is attached
@@ -290,7 +278,7 @@ is "$(jq -c '.signals | index("skb:kfree_skb")' <<<"$last")" null "nokfree: skb:
 
 # 7. bad input: one line, exit 2 or 1, nothing left behind (the
 # monitor pins nothing; its programs go with the process)
-pins_before=$(find /sys/fs/bpf | sort)
+pins_before=$(pins)
 out=$("$BPFWD" monitor interval 0 2>&1)
 is "$?" 2 "interval 0: usage error"
 like "$out" '^bpfwd: monitor interval "0"' "interval 0: names command and cause"
@@ -299,7 +287,7 @@ is "$?" 2 "unknown word: usage error"
 out=$("$BPFWD" monitor prom "$TMPDIR_T/nosuchdir/x.prom" count 1 2>&1)
 is "$?" 1 "prom in a missing directory: failure"
 like "$out" "^bpfwd: monitor prom .*: No such file or directory$" "prom error names the file and the cause"
-is "$(find /sys/fs/bpf | sort)" "$pins_before" "no pin left"
+is "$(pins)" "$pins_before" "no pin left"
 ls "$TMPDIR_T"/nosuchdir 2>/dev/null && not_ok "no file made" || ok "no file made"
 
 done_testing

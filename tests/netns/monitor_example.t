@@ -13,25 +13,19 @@ command -v bpftool >/dev/null || skip_all "bpftool missing"
 
 [ -x "$TOP/examples/monitor-errors.sh" ] || skip_all "examples/monitor-errors.sh not here"
 export BPFWD
-pins_before=$(find /sys/fs/bpf | sort)
-out=$(timeout 120 "$TOP/examples/monitor-errors.sh" 2>&1)
-rc=$?
-is "$rc" 0 "monitor-errors.sh exits 0"
-[ "$rc" = 0 ] || diag "$out"
-like "$out" "tc port, healthy: 50 datagrams gen -> sink; sink's stack got 50" \
+run_example monitor-errors
+like "$OUT" "tc port, healthy: 50 datagrams gen -> sink; sink's stack got 50" \
 	"healthy tc port forwards"
-like "$out" "tc_redirect_err dev d0 target d1 ENETDOWN packets 50" \
+like "$OUT" "tc_redirect_err dev d0 target d1 ENETDOWN packets 50" \
 	"tc target down: ENETDOWN counted on d0 -> d1"
-like "$out" "tc_redirect_err dev d0 target if[0-9]+ ENODEV packets 50" \
+like "$OUT" "tc_redirect_err dev d0 target if[0-9]+ ENODEV packets 50" \
 	"tc target deleted: ENODEV counted on d0"
-if [[ "$out" == *"XDP phase skipped"* ]]; then
+if [[ "$OUT" == *"XDP phase skipped"* ]]; then
 	skip "XDP phase: no XDP port on this kernel"
 else
-	like "$out" "xdp_redirect_err dev d0 target d1 ENETDOWN packets 50" \
+	like "$OUT" "xdp_redirect_err dev d0 target d1 ENETDOWN packets 50" \
 		"XDP target down: ENETDOWN counted on d0 -> d1"
 fi
-is "$(ip netns list | grep -c '^bpfwd-monitor-errors-')" 0 "no namespace left"
-is "$(find /sys/fs/bpf | sort)" "$pins_before" "no pin left"
 
 out=$("$TOP/examples/monitor-errors.sh" bogus 2>&1)
 is "$?" 2 "bad argument: usage, exit 2"

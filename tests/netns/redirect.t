@@ -12,19 +12,15 @@ N=50
 
 # run_case HOOK MODE [extra args]: d0 -> d1 forwarding gen's UDP to sink
 run_case() {
-	local hook=$1 mode=$2 before after fwd
+	local hook=$1 mode=$2 fwd
 	shift 2
 	topo || { not_ok "topology"; return; }
 	if ! bpfwd_ns "$dut" port add dev d0 to d1 mode "$mode" hook "$hook" "$@"; then
 		not_ok "$hook/$mode: port add"
 		return
 	fi
-	before=$(udp_noports "$sink")
 	local dut_before=$(ip_inreceives "$dut")
-	send_udp "$gen" 192.0.2.2 $N
-	sleep 0.2
-	after=$(udp_noports "$sink")
-	is "$((after - before))" "$N" "$hook/$mode: $N UDP datagrams reach the sink's stack"
+	is "$(delivered "$sink" $N)" "$N" "$hook/$mode: $N UDP datagrams reach the sink's stack"
 	fwd=$(stats_of "$dut" d0 packets)
 	ge "$fwd" "$N" "$hook/$mode: port counter counted them"
 	is "$(($(ip_inreceives "$dut") - dut_before))" 0 \
@@ -34,16 +30,13 @@ run_case() {
 	fi
 	bpfwd_ns "$dut" port del dev d0
 	is "$(bpfwd_ns "$dut" -j port show | jq length)" 0 "$hook/$mode: port del leaves no port"
-	for ns in "$gen" "$dut" "$sink"; do ip netns del "$ns"; done
-	NS_LIST=()
+	topo_del
 }
 
-hooks="tc"
-"$BPFWD" -j probe | jq -e .tcx >/dev/null && hooks="tc tcx"
-for hook in $hooks; do
+for hook in $(tc_hooks); do
 	run_case "$hook" redirect
 	run_case "$hook" clone
 done
-"$BPFWD" -j probe | jq -e .tcx >/dev/null || skip "tcx: kernel has no tcx (needs 6.6)"
+has_tcx || skip "tcx: kernel has no tcx (needs 6.6)"
 
 done_testing

@@ -12,15 +12,10 @@ source "$(dirname "$0")/../lib.sh"
 need_bpfwd
 
 N=1500
-hooks=tc
-"$BPFWD" -j probe | jq -e .tcx >/dev/null && hooks="tc tcx"
-
-for hook in $hooks; do
+for hook in $(tc_hooks); do
 	topo
 	# a second way to the sink: d2 -- s1, same sink stack
-	ip -n "$dut" link add d2 type veth peer s1 netns "$sink"
-	ip -n "$dut" link set d2 up
-	in_ns "$sink" ip link set s1 up
+	veth "$dut" d2 "$sink" s1
 	in_ns "$sink" sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.s1.rp_filter=0
 	ip -n "$gen" neigh replace 192.0.2.2 lladdr ff:ff:ff:ff:ff:ff dev g0 nud permanent
 	in_ns "$sink" ip addr add 192.0.2.2/24 dev s1 2>/dev/null
@@ -31,17 +26,8 @@ for hook in $hooks; do
 	in0=$(ip_inreceives "$dut")
 	dr0=$(($(tx_dropped "$dut" d1) + $(tx_dropped "$dut" d2)))
 	u0=$(udp_noports "$sink")
-	send_udp "$gen" 192.0.2.2 $N &
-	sender=$!
-	swaps=0
-	fails=0
-	while kill -0 $sender 2>/dev/null; do
-		for spec in "to d1 mode clone" "to d2 mode clone" "to d2 mode redirect" "to d1 mode redirect"; do
-			bpfwd_ns "$dut" port replace dev d0 $spec || fails=$((fails + 1))
-			swaps=$((swaps + 1))
-		done
-	done
-	wait $sender
+	replace_while_sending $N "to d1 mode clone" "to d2 mode clone" \
+		"to d2 mode redirect" "to d1 mode redirect"
 	sleep 0.2
 	diag "$hook: $swaps replaces during the stream"
 	ge "$swaps" 8 "$hook: the port was replaced while traffic flowed"
@@ -56,6 +42,6 @@ for hook in $hooks; do
 		"$hook: show reports the last replace"
 	topo_del
 done
-"$BPFWD" -j probe | jq -e .tcx >/dev/null || skip "tcx: this kernel has no tcx (needs 6.6)"
+has_tcx || skip "tcx: this kernel has no tcx (needs 6.6)"
 
 done_testing

@@ -8,34 +8,17 @@
 # cpumap work seen on the CPUs asked for and no other, replace moving a
 # port between modes and CPUs, and del leaving no program and no pin.
 #
-# Two things every veth XDP setup needs, done in xtopo:
-#  - native XDP redirect into d1 needs NAPI on its peer s0 (GRO on);
-#  - g0 sends without tx checksum offload: a partial checksum does not
-#    survive the trip through an XDP frame, and the sink would drop it.
+# Every topology is lib.sh's xtopo: native XDP redirect into d1 needs
+# NAPI on its peer s0 (GRO on), and g0 sends full checksums.
 source "$(dirname "$0")/../lib.sh"
 need_bpfwd
 
 N=40
 NCPU=$(nproc)
 
-xtopo() {
-	topo || return 1
-	in_ns "$sink" ethtool -K s0 gro on >/dev/null
-	in_ns "$gen" ethtool -K g0 tx off >/dev/null
-}
-
-xdp_prog_on() {	# NS DEV: the name of the XDP program on DEV, or null
-	ip -n "$1" -j -d link show "$2" 2>/dev/null |
-		jq -r '.[0].xdp.prog.name // "null"'
-}
-
-pins_left() {	# bpfwd pin directories left on the test's bpffs
-	find /sys/fs/bpf/bpfwd -mindepth 1 2>/dev/null | wc -l
-}
-
 # forward MODE XDP_MODE ARGS...: gen's UDP reaches the sink through d0
 forward() {
-	local mode=$1 xmode=$2 u0 d0_in
+	local mode=$1 xmode=$2 d0_in
 	shift 2
 	xtopo || { not_ok "topology"; return; }
 	if ! bpfwd_ns "$dut" port add dev d0 to d1 hook xdp mode "$mode" \
@@ -48,11 +31,8 @@ forward() {
 		"$mode/$xmode: bpfwd's program is on d0"
 	is "$(bpfwd_ns "$dut" -j port show dev d0 | jq -r '.[0] | "\(.hook) \(.mode) \(.xdp_mode) \(.attached)"')" \
 		"xdp $mode $xmode true" "$mode/$xmode: port show"
-	u0=$(udp_noports "$sink")
 	d0_in=$(ip_inreceives "$dut")
-	send_udp "$gen" 192.0.2.2 $N
-	wait_for $((u0 + N)) udp_noports "$sink"
-	is "$(($(udp_noports "$sink") - u0))" $N "$mode/$xmode: $N datagrams reach the sink's stack"
+	is "$(delivered "$sink" $N)" $N "$mode/$xmode: $N datagrams reach the sink's stack"
 	ge "$(stats_of "$dut" d0 packets)" $N "$mode/$xmode: the port counted them"
 	is "$(($(ip_inreceives "$dut") - d0_in))" 0 "$mode/$xmode: the dut's stack saw none"
 	check "$mode/$xmode: port del" bpfwd_ns "$dut" port del dev d0
@@ -81,10 +61,7 @@ cpumap_elsewhere() {
 last=$((NCPU - 1))
 xtopo
 if bpfwd_ns "$dut" port add dev d0 hook xdp cpus $last to d1; then
-	u0=$(udp_noports "$sink")
-	send_udp "$gen" 192.0.2.2 $N
-	wait_for $((u0 + N)) udp_noports "$sink"
-	is "$(($(udp_noports "$sink") - u0))" $N "cpumap to d1: $N datagrams reach the sink"
+	is "$(delivered "$sink" $N)" $N "cpumap to d1: $N datagrams reach the sink"
 	is "$(cpumap_of "$dut" d0 $last .redirected)" $N "cpumap to d1: cpu$last sent all $N on"
 	is "$(cpumap_elsewhere "$dut" d0)" 0 "cpumap to d1: no other CPU did any"
 	ge "$(cpumap_of "$dut" d0 $last .kthread.processed)" $N \
@@ -95,10 +72,7 @@ if bpfwd_ns "$dut" port add dev d0 hook xdp cpus $last to d1; then
 	# replace: to CPU 0 with another queue size; the new work lands there
 	check "replace cpus 0 qsize 512" bpfwd_ns "$dut" port replace dev d0 cpus 0 qsize 512 to d1
 	before=$(cpumap_of "$dut" d0 0 .redirected)
-	u0=$(udp_noports "$sink")
-	send_udp "$gen" 192.0.2.2 $N
-	wait_for $((u0 + N)) udp_noports "$sink"
-	is "$(($(udp_noports "$sink") - u0))" $N "replaced cpumap: $N more reach the sink"
+	is "$(delivered "$sink" $N)" $N "replaced cpumap: $N more reach the sink"
 	is "$(($(cpumap_of "$dut" d0 0 .redirected) - before))" $N "replaced cpumap: cpu0 did them"
 	is "$(bpfwd_ns "$dut" -j port show | jq -r '.[0] | "\(.cpus) \(.qsize)"')" "0 512" \
 		"replaced cpumap: port show"
@@ -106,10 +80,7 @@ if bpfwd_ns "$dut" port add dev d0 hook xdp cpus $last to d1; then
 	# replace to mode map and back to redirect: no datagram lost
 	check "replace to mode map" bpfwd_ns "$dut" port replace dev d0 to d1 mode map
 	is "$(xdp_prog_on "$dut" d0)" xdp_devmap "replace to map: the program was swapped"
-	u0=$(udp_noports "$sink")
-	send_udp "$gen" 192.0.2.2 $N
-	wait_for $((u0 + N)) udp_noports "$sink"
-	is "$(($(udp_noports "$sink") - u0))" $N "replaced to map: $N reach the sink"
+	is "$(delivered "$sink" $N)" $N "replaced to map: $N reach the sink"
 	check "port del" bpfwd_ns "$dut" port del dev d0
 	is "$(pins_left)" 0 "cpumap: del leaves no pin (maps, kthread link)"
 else
@@ -122,11 +93,8 @@ xtopo
 in_ns "$dut" ip addr add 192.0.2.3/24 dev d0
 ip -n "$gen" neigh replace 192.0.2.3 lladdr "$(mac_of "$dut" d0)" dev g0 nud permanent
 if bpfwd_ns "$dut" port add dev d0 hook xdp cpus 0 then pass; then
-	u0=$(udp_noports "$dut")
 	s0=$(udp_noports "$sink")
-	send_udp "$gen" 192.0.2.3 $N
-	wait_for $((u0 + N)) udp_noports "$dut"
-	is "$(($(udp_noports "$dut") - u0))" $N "cpumap pass: the dut's stack got $N"
+	is "$(delivered "$dut" $N 192.0.2.3)" $N "cpumap pass: the dut's stack got $N"
 	is "$(($(udp_noports "$sink") - s0))" 0 "cpumap pass: none left by d1"
 	ge "$(cpumap_of "$dut" d0 0 .passed)" $N "cpumap pass: cpu0 passed them (and the ARP reply)"
 	is "$(cpumap_elsewhere "$dut" d0)" 0 "cpumap pass: no other CPU did any"
@@ -146,11 +114,8 @@ tc_part() {
 # redirect of redirect.o (tcx where the kernel has it) sends them on
 xtopo
 if bpfwd_ns "$dut" port add dev d0 hook xdp cpus 0 then pass to d1; then
-	u0=$(udp_noports "$sink")
 	d0_in=$(ip_inreceives "$dut")
-	send_udp "$gen" 192.0.2.2 $N
-	wait_for $((u0 + N)) udp_noports "$sink"
-	is "$(($(udp_noports "$sink") - u0))" $N "cpumap pass to d1: $N reach the sink"
+	is "$(delivered "$sink" $N)" $N "cpumap pass to d1: $N reach the sink"
 	is "$(cpumap_of "$dut" d0 0 .passed)" $N "cpumap pass to d1: cpu0 built the skbs"
 	is "$(cpumap_elsewhere "$dut" d0)" 0 "cpumap pass to d1: no other CPU did any"
 	is "$(stats_of "$dut" d0 packets)" $N "cpumap pass to d1: counted once (by tc)"
@@ -170,10 +135,7 @@ topo_del
 if [ "$NCPU" -ge 2 ]; then
 	xtopo
 	bpfwd_ns "$dut" port add dev d0 hook xdp cpus "0-$last" to d1
-	u0=$(udp_noports "$sink")
-	send_udp "$gen" 192.0.2.2 $((N * 2))
-	wait_for $((u0 + N * 2)) udp_noports "$sink"
-	is "$(($(udp_noports "$sink") - u0))" $((N * 2)) "cpumap 0-$last: all reach the sink"
+	is "$(delivered "$sink" $((N * 2)))" $((N * 2)) "cpumap 0-$last: all reach the sink"
 	busy=$(bpfwd_ns "$dut" -j stats dev d0 | jq '[.[0].cpumap[] | select(.packets > 0)] | length')
 	is "$busy" "$NCPU" "cpumap 0-$last: flows spread over all $NCPU CPUs"
 	check "cpumap 0-$last: del" bpfwd_ns "$dut" port del dev d0
@@ -219,7 +181,7 @@ if bpfwd_ns "$dut" port add dev d0 hook xdp cpus "0-$last" to d1; then
 		"$NCPU" "stats interval text: a moving rate line per listed CPU"
 	# percpu: the same rows per CPU, as rates
 	rates_under_traffic "$R" -j stats dev d0 interval 1 count 1 percpu
-	ge "$(jq -s '[last | .rates[0].cpus[]? | select(.packets > 0)] | length' "$R")" 1 \
+	ge "$(jq -s '[last | .rates[0].cpus[]? | select(.packets_per_sec > 0)] | length' "$R")" 1 \
 		"stats interval percpu: per-CPU packet rates"
 	# a port deleted and added again between two reads: its counters
 	# start from zero, and the rate is what they counted since, not a
@@ -246,12 +208,9 @@ topo_del
 # generic mode cpumap: skbs queued to the CPU, sent on as skbs (no GRO
 # needed on s0)
 topo
-in_ns "$gen" ethtool -K g0 tx off >/dev/null
+in_ns "$gen" ethtool -K g0 tx off >/dev/null	# no GRO on s0: generic XDP sends skbs
 if bpfwd_ns "$dut" port add dev d0 hook xdp cpus $last to d1 xdp-mode generic; then
-	u0=$(udp_noports "$sink")
-	send_udp "$gen" 192.0.2.2 $N
-	wait_for $((u0 + N)) udp_noports "$sink"
-	is "$(($(udp_noports "$sink") - u0))" $N "generic cpumap: $N reach the sink"
+	is "$(delivered "$sink" $N)" $N "generic cpumap: $N reach the sink"
 	is "$(cpumap_of "$dut" d0 $last .redirected)" $N "generic cpumap: cpu$last sent them on"
 	is "$(cpumap_elsewhere "$dut" d0)" 0 "generic cpumap: no other CPU did any"
 	check "generic cpumap: del" bpfwd_ns "$dut" port del dev d0
@@ -264,14 +223,22 @@ topo_del
 # second way to the sink (d2 -- s1), swapped many times; the sink must
 # count every datagram (a window without program or entry would lose)
 xtopo
-ip -n "$dut" link add d2 numtxqueues 1 numrxqueues 1 type veth \
-	peer s1 numtxqueues 1 numrxqueues 1 netns "$sink"
-ip -n "$dut" link set d2 up
-in_ns "$sink" ip link set s1 up
+veth "$dut" d2 "$sink" s1
 in_ns "$sink" ethtool -K s1 gro on >/dev/null
 in_ns "$sink" sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.s1.rp_filter=0
 ip -n "$gen" neigh replace 192.0.2.2 lladdr ff:ff:ff:ff:ff:ff dev g0 nud permanent
 bpfwd_ns "$dut" port add dev d0 to d1 hook xdp
+# a port of mode redirect or map runs a copy loaded for it (the target is
+# a load-time constant): a replace of the target swaps in a new copy
+id0=$(ip -n "$dut" -j -d link show d0 | jq '.[0].xdp.prog.id')
+check "replace the target (same mode)" bpfwd_ns "$dut" port replace dev d0 to d2
+id1=$(ip -n "$dut" -j -d link show d0 | jq '.[0].xdp.prog.id')
+check "replace the target: another program copy swapped in ($id0 -> $id1)" \
+	test "$id0" != "$id1"
+s1=$(rx_packets "$sink" s1)
+is "$(delivered "$sink" $N)" $N "replace the target: $N reach the sink"
+ge "$(($(rx_packets "$sink" s1) - s1))" $N "replace the target: by the new way (d2 -- s1)"
+check "replace the target back" bpfwd_ns "$dut" port replace dev d0 to d1
 # ring_drops: frames the veth rings on the way had no room for (a loaded
 # machine starves their NAPI threads); a replace window would instead
 # pass frames to the dut's stack
@@ -295,18 +262,8 @@ u0=$(udp_noports "$sink")
 r0=$(ring_drops)
 i0=$(ip_inreceives "$dut")
 M=8000
-send_udp "$gen" 192.0.2.2 $M &
-sender=$!
-swaps=0
-fails=0
-while kill -0 $sender 2>/dev/null; do
-	for spec in "to d2 mode map" "cpus 0 to d1" "cpus $last to d2" \
-		    "to d1 mode redirect"; do
-		bpfwd_ns "$dut" port replace dev d0 $spec || fails=$((fails + 1))
-		swaps=$((swaps + 1))
-	done
-done
-wait $sender
+replace_while_sending $M "to d2 mode map" "to d1 mode map" "cpus 0 to d1" \
+	"cpus $last to d2" "to d1 mode redirect" "to d2" "to d1"
 # a cpumap kthread (nice 0) may wait long on a machine busy with nice -20
 # work (a bench): up to 20 s for the last frames
 for i in 1 2 3 4; do
@@ -329,7 +286,7 @@ topo_del
 # flush takes XDP ports away like any other, programs and pins with them
 xtopo
 bpfwd_ns "$dut" port add dev d0 hook xdp cpus 0 to d1
-bpfwd_ns "$dut" port add dev d1 to d0 hook xdp xdp-mode generic
+bpfwd_ns "$dut" port add dev d1 to d0 hook xdp xdp-mode generic fix-offload
 is "$(bpfwd_ns "$dut" -j port show | jq length)" 2 "flush: two XDP ports"
 check "flush" bpfwd_ns "$dut" port flush
 is "$(xdp_prog_on "$dut" d0) $(xdp_prog_on "$dut" d1)" "null null" "flush: no XDP program left"

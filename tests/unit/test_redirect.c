@@ -30,7 +30,6 @@
 #include <limits.h>
 #include <net/if.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -43,17 +42,15 @@
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
-#include <linux/ip.h>
-#include <linux/ipv6.h>
 #include <linux/pkt_cls.h>
-#include <linux/udp.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "unit_test.h"
 #include "lib/loader.h"
 #include "lib/util.h"
-#include "../../bpf/bpfwd.h"
+#include "bpfwd.h"	/* the ABI, bpf/bpfwd.h */
 #include "redirect.skel.h"
 
 #ifndef ENOTSUPP
@@ -62,66 +59,7 @@
 
 #define SLOT		7	/* the slot the test entries count into */
 #define REPEAT		8	/* runs of the repeat cases */
-#define FRAME_MAX	128
 #define WAIT_MS		2000	/* longest wait for a clone to show up */
-
-/* TAP state */
-static int t_num;
-static int t_fail;
-
-static void tap(bool pass, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void tap(bool pass, const char *fmt, ...)
-{
-	va_list ap;
-
-	t_num++;
-	if (!pass)
-		t_fail++;
-	printf("%sok %d - ", pass ? "" : "not ", t_num);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-}
-
-static void tap_skip(const char *name, const char *reason)
-{
-	t_num++;
-	printf("ok %d - %s # SKIP %s\n", t_num, name, reason);
-	fflush(stdout);
-}
-
-/* Assertions: true when they hold; otherwise a diagnostic naming the
- * check, the actual and the expected value.
- */
-static bool assert_eq(const char *ctx, const char *what,
-		      unsigned long long actual, unsigned long long expected)
-{
-	if (actual == expected)
-		return true;
-	printf("# %s: %s: actual %llu, expected %llu\n",
-	       ctx, what, actual, expected);
-	return false;
-}
-
-static bool assert_ok(const char *ctx, const char *what, int err)
-{
-	if (!err)
-		return true;
-	printf("# %s: %s: %s (%d)\n", ctx, what, strerror(-err), err);
-	return false;
-}
-
-static bool assert_true(const char *ctx, const char *what, bool cond)
-{
-	if (cond)
-		return true;
-	printf("# %s: %s: false, expected true\n", ctx, what);
-	return false;
-}
 
 /* The fields of the shared structs as bpfwd.h declares them; the BTF
  * check and the counter comparisons walk these tables.
@@ -180,137 +118,14 @@ struct env {
 	bool no_test_run;	/* BPF_PROG_TEST_RUN refused: skip the rest */
 };
 
-struct frame {
-	char name[40];
-	__u8 data[FRAME_MAX];
-	__u32 len;
-	__u16 proto;		/* outer EtherType (host order) */
-	bool vlan;		/* carries an 802.1Q/802.1ad tag */
-};
-
 enum {
 	F_UDP, F_UDP6, F_ZLEN, F_RUNT, F_ARP, F_HDR, F_DOT1Q, F_QINQ,
 	NR_FRAMES
 };
 static struct frame frames[NR_FRAMES];
 
-static __u16 ip_csum(const void *buf, size_t len)
-{
-	const __u16 *p = buf;
-	__u32 sum = 0;
-
-	for (; len > 1; len -= 2)
-		sum += *p++;
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return ~sum;
-}
-
-static void put16(__u8 *p, __u16 v)
-{
-	v = htons(v);
-	memcpy(p, &v, sizeof(v));
-}
-
-/* Starts @f with an Ethernet header 02:..:01 -> 02:..:02 carrying @tags
- * VLAN tags (1: 802.1Q, 2: 802.1ad outside 802.1Q) and EtherType
- * @proto.  Returns where the payload goes.
- */
-static __u8 *eth_start(struct frame *f, const char *name, int tags,
-		       __u16 proto)
-{
-	static const __u8 dst[ETH_ALEN] = { 0x02, 0, 0, 0, 0, 0x02 };
-	static const __u8 src[ETH_ALEN] = { 0x02, 0, 0, 0, 0, 0x01 };
-	__u8 *p = f->data;
-	int i;
-
-	memset(f, 0, sizeof(*f));
-	snprintf(f->name, sizeof(f->name), "%s", name);
-	memcpy(p, dst, ETH_ALEN);
-	memcpy(p + ETH_ALEN, src, ETH_ALEN);
-	p += 2 * ETH_ALEN;
-	for (i = 0; i < tags; i++) {
-		put16(p, tags == 2 && i == 0 ? ETH_P_8021AD : ETH_P_8021Q);
-		put16(p + 2, 10 + i);	/* VID */
-		p += 4;
-	}
-	put16(p, proto);
-	f->proto = tags == 2 ? ETH_P_8021AD : tags == 1 ? ETH_P_8021Q : proto;
-	f->vlan = tags > 0;
-	return p + 2;
-}
-
-static __u8 *udp_put(__u8 *p, unsigned int payload)
-{
-	struct udphdr *udp = (struct udphdr *)p;
-	unsigned int i;
-
-	udp->source = htons(4000);
-	udp->dest = htons(9);
-	udp->len = htons(sizeof(*udp) + payload);
-	p += sizeof(*udp);
-	for (i = 0; i < payload; i++)
-		p[i] = 'a' + i % 26;
-	return p + payload;	/* checksum 0: none (IPv4) */
-}
-
-/* UDP/IPv4 192.0.2.1:4000 -> 192.0.2.2:9 with @payload bytes */
-static void build_udp(struct frame *f, const char *name, int tags,
-		      unsigned int payload)
-{
-	struct iphdr *ip;
-	__u8 *p;
-
-	ip = (struct iphdr *)eth_start(f, name, tags, ETH_P_IP);
-	ip->version = 4;
-	ip->ihl = 5;
-	ip->ttl = 64;
-	ip->protocol = IPPROTO_UDP;
-	ip->tot_len = htons(sizeof(*ip) + sizeof(struct udphdr) + payload);
-	ip->saddr = htonl(0xc0000201);
-	ip->daddr = htonl(0xc0000202);
-	ip->check = ip_csum(ip, sizeof(*ip));
-	p = udp_put((__u8 *)(ip + 1), payload);
-	f->len = p - f->data;
-}
-
-/* UDP/IPv6 2001:db8::1 -> 2001:db8::2 with @payload bytes */
-static void build_udp6(struct frame *f, const char *name,
-		       unsigned int payload)
-{
-	struct ipv6hdr *ip6;
-	__u8 *p;
-
-	ip6 = (struct ipv6hdr *)eth_start(f, name, 0, ETH_P_IPV6);
-	ip6->version = 6;
-	ip6->payload_len = htons(sizeof(struct udphdr) + payload);
-	ip6->nexthdr = IPPROTO_UDP;
-	ip6->hop_limit = 64;
-	inet_pton(AF_INET6, "2001:db8::1", &ip6->saddr);
-	inet_pton(AF_INET6, "2001:db8::2", &ip6->daddr);
-	p = udp_put((__u8 *)(ip6 + 1), payload);
-	f->len = p - f->data;
-}
-
-/* ARP request: who has 192.0.2.2, tell 192.0.2.1 (42 bytes, a runt) */
-static void build_arp(struct frame *f, const char *name)
-{
-	static const __u8 tail[] = {
-		0x00, 0x01, 0x08, 0x00, 6, 4, 0x00, 0x01,	/* request */
-		0x02, 0, 0, 0, 0, 0x01, 192, 0, 2, 1,		/* sender */
-		0, 0, 0, 0, 0, 0, 192, 0, 2, 2,			/* target */
-	};
-	__u8 *p;
-
-	p = eth_start(f, name, 0, ETH_P_ARP);
-	memcpy(p, tail, sizeof(tail));
-	f->len = p + sizeof(tail) - f->data;
-}
-
 static void build_frames(void)
 {
-	struct frame *f;
-
 	build_udp(&frames[F_UDP], "udp 78 bytes", 0, 36);
 	build_udp6(&frames[F_UDP6], "udp/ipv6 98 bytes", 36);
 	build_udp(&frames[F_ZLEN], "udp 60 bytes (ETH_ZLEN, no runt)", 0, 18);
@@ -319,12 +134,7 @@ static void build_frames(void)
 	build_udp(&frames[F_DOT1Q], "802.1Q udp 82 bytes", 1, 36);
 	build_udp(&frames[F_QINQ], "802.1ad udp 86 bytes", 2, 36);
 
-	/* the shortest frame the kernel takes: an Ethernet header alone,
-	 * EtherType "local experimental"
-	 */
-	f = &frames[F_HDR];
-	eth_start(f, "runt 14 bytes (header only)", 0, 0x88b5);
-	f->len = ETH_HLEN;
+	build_eth_only(&frames[F_HDR], "runt 14 bytes (header only)");
 }
 
 /* Sums slot @slot of bpfwd_stats over the possible CPUs. */
@@ -367,7 +177,7 @@ static bool stats_moved(const char *ctx, __u32 slot,
 		const struct field *f = &stats_fields[i];
 
 		snprintf(what, sizeof(what), "slot %u %s", slot, f->name);
-		pass &= assert_eq(ctx, what,
+		pass &= ASSERT_EQ(ctx, what,
 				  stat_get(after, f) - stat_get(before, f),
 				  stat_get(want, f));
 	}
@@ -641,11 +451,11 @@ static void run_case(struct env *e, const struct section *s, int prog_fd,
 		return;
 	}
 	err = case_setup(e, s, c, &ingress);
-	if (!assert_ok(ctx, "write bpfwd_ports", err))
+	if (!ASSERT_OK(ctx, "write bpfwd_ports", err))
 		goto report;
 	err = stats_sum(e, SLOT, &b_port);
 	err = err ?: stats_sum(e, BPFWD_SLOT_UNMATCHED, &b_un);
-	if (!assert_ok(ctx, "read bpfwd_stats", err))
+	if (!ASSERT_OK(ctx, "read bpfwd_stats", err))
 		goto report;
 
 	/* a clone that really left: watch OUT for it */
@@ -660,30 +470,30 @@ static void run_case(struct env *e, const struct section *s, int prog_fd,
 		tap_skip(ctx, "kernel refuses BPF_PROG_TEST_RUN for tc programs");
 		return;
 	}
-	if (!assert_ok(ctx, "BPF_PROG_TEST_RUN", err))
+	if (!ASSERT_OK(ctx, "BPF_PROG_TEST_RUN", err))
 		goto report;
 
 	expect(s, c, f, &want_verdict, &w_port, &w_un);
-	pass &= assert_eq(ctx, "verdict", verdict, want_verdict);
-	pass &= assert_eq(ctx, "frame length after", out_len, f->len);
-	pass &= assert_true(ctx, "frame unchanged",
+	pass &= ASSERT_EQ(ctx, "verdict", verdict, want_verdict);
+	pass &= ASSERT_EQ(ctx, "frame length after", out_len, f->len);
+	pass &= ASSERT_TRUE(ctx, "frame unchanged",
 			    out_len == f->len && !memcmp(out, f->data, f->len));
 
 	err = stats_sum(e, SLOT, &a_port);
 	err = err ?: stats_sum(e, BPFWD_SLOT_UNMATCHED, &a_un);
-	if (!assert_ok(ctx, "read bpfwd_stats", err))
+	if (!ASSERT_OK(ctx, "read bpfwd_stats", err))
 		goto report;
 	pass &= stats_moved(ctx, SLOT, &b_port, &a_port, &w_port);
 	pass &= stats_moved(ctx, BPFWD_SLOT_UNMATCHED, &b_un, &a_un, &w_un);
 
 	if (watch) {
 		type = pkt_wait(e, f);
-		pass &= assert_true(ctx, "clone seen on the target", type >= 0);
+		pass &= ASSERT_TRUE(ctx, "clone seen on the target", type >= 0);
 		if (type >= 0 && s->ingress)
-			pass &= assert_true(ctx, "clone received by the target",
+			pass &= ASSERT_TRUE(ctx, "clone received by the target",
 					    type != PACKET_OUTGOING);
 		else if (type >= 0)
-			pass &= assert_true(ctx, "clone sent by the target",
+			pass &= ASSERT_TRUE(ctx, "clone sent by the target",
 					    type == PACKET_OUTGOING);
 	}
 	tap(pass, "%s", ctx);
@@ -724,17 +534,17 @@ static void test_section(struct env *e, const struct section *s)
 
 	err = loader_load(e->pin_dir, s->name, BPF_PROG_TYPE_SCHED_CLS, &skel,
 			  &prog_fd, &prog_name);
-	pass = assert_ok(s->name, "loader_load", err) &&
-	       assert_true(s->name, "program fd", prog_fd >= 0);
+	pass = ASSERT_OK(s->name, "loader_load", err) &&
+	       ASSERT_TRUE(s->name, "program fd", prog_fd >= 0);
 	tap(pass, "%s: loads as a tc program through the loader", s->name);
 	if (!pass)
 		goto out;
 
 	err = map_id(bpf_map__fd(skel->maps.bpfwd_ports), &ports_id);
 	err = err ?: map_id(bpf_map__fd(skel->maps.bpfwd_stats), &stats_id);
-	pass = assert_ok(s->name, "map info", err) &&
-	       assert_eq(s->name, "bpfwd_ports id", ports_id, e->ports_id) &&
-	       assert_eq(s->name, "bpfwd_stats id", stats_id, e->stats_id);
+	pass = ASSERT_OK(s->name, "map info", err) &&
+	       ASSERT_EQ(s->name, "bpfwd_ports id", ports_id, e->ports_id) &&
+	       ASSERT_EQ(s->name, "bpfwd_stats id", stats_id, e->stats_id);
 	tap(pass, "%s: uses the pinned bpfwd_ports and bpfwd_stats", s->name);
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -761,11 +571,11 @@ static bool btf_matches(const struct btf *btf, const char *name, size_t size,
 	int id;
 
 	id = btf__find_by_name_kind(btf, name, BTF_KIND_STRUCT);
-	if (!assert_true(name, "struct in the object's BTF", id > 0))
+	if (!ASSERT_TRUE(name, "struct in the object's BTF", id > 0))
 		return false;
 	t = btf__type_by_id(btf, id);
-	pass &= assert_eq(name, "BTF size", btf__resolve_size(btf, id), size);
-	if (!assert_eq(name, "BTF members", btf_vlen(t), nr))
+	pass &= ASSERT_EQ(name, "BTF size", btf__resolve_size(btf, id), size);
+	if (!ASSERT_EQ(name, "BTF members", btf_vlen(t), nr))
 		return false;
 	m = btf_members(t);
 	for (i = 0; i < nr; i++, m++) {
@@ -773,13 +583,13 @@ static bool btf_matches(const struct btf *btf, const char *name, size_t size,
 
 		snprintf(what, sizeof(what), "member %zu is %s", i,
 			 fields[i].name);
-		pass &= assert_true(name, what,
+		pass &= ASSERT_TRUE(name, what,
 				    mname && !strcmp(mname, fields[i].name));
 		snprintf(what, sizeof(what), "%s offset", fields[i].name);
-		pass &= assert_eq(name, what, btf_member_bit_offset(t, i) / 8,
+		pass &= ASSERT_EQ(name, what, btf_member_bit_offset(t, i) / 8,
 				  fields[i].off);
 		snprintf(what, sizeof(what), "%s size", fields[i].name);
-		pass &= assert_eq(name, what, btf__resolve_size(btf, m->type),
+		pass &= ASSERT_EQ(name, what, btf__resolve_size(btf, m->type),
 				  fields[i].size);
 	}
 	return pass;
@@ -796,25 +606,25 @@ static bool map_matches(struct env *e, const struct bpf_map *map,
 	int fd, err;
 	__u32 pin_id = 0;
 
-	pass &= assert_true(name, "map name",
+	pass &= ASSERT_TRUE(name, "map name",
 			    !strcmp(bpf_map__name(map), name));
-	pass &= assert_eq(name, "key size", bpf_map__key_size(map),
+	pass &= ASSERT_EQ(name, "key size", bpf_map__key_size(map),
 			  sizeof(__u32));
-	pass &= assert_eq(name, "value size", bpf_map__value_size(map),
+	pass &= ASSERT_EQ(name, "value size", bpf_map__value_size(map),
 			  value_size);
-	pass &= assert_eq(name, "max entries", bpf_map__max_entries(map),
+	pass &= ASSERT_EQ(name, "max entries", bpf_map__max_entries(map),
 			  max_entries);
-	pass &= assert_eq(name, "type", bpf_map__type(map), type);
+	pass &= ASSERT_EQ(name, "type", bpf_map__type(map), type);
 
 	/* what the kernel made of it */
 	err = bpf_obj_get_info_by_fd(bpf_map__fd(map), &info, &len) ? -errno : 0;
-	if (!assert_ok(name, "map info", err))
+	if (!ASSERT_OK(name, "map info", err))
 		return false;
-	pass &= assert_eq(name, "kernel value size", info.value_size,
+	pass &= ASSERT_EQ(name, "kernel value size", info.value_size,
 			  value_size);
-	pass &= assert_eq(name, "kernel key size", info.key_size,
+	pass &= ASSERT_EQ(name, "kernel key size", info.key_size,
 			  sizeof(__u32));
-	pass &= assert_eq(name, "kernel BTF value type id",
+	pass &= ASSERT_EQ(name, "kernel BTF value type id",
 			  info.btf_value_type_id != 0, 1);
 	*id = info.id;
 
@@ -824,8 +634,8 @@ static bool map_matches(struct env *e, const struct bpf_map *map,
 	err = fd < 0 ? -errno : map_id(fd, &pin_id);
 	if (fd >= 0)
 		close(fd);
-	pass &= assert_ok(name, "pinned by name", err) &&
-		assert_eq(name, "pinned map id", pin_id, info.id);
+	pass &= ASSERT_OK(name, "pinned by name", err) &&
+		ASSERT_EQ(name, "pinned map id", pin_id, info.id);
 	return pass;
 }
 
@@ -838,7 +648,7 @@ static int test_abi(struct env *e)
 
 	err = loader_load(e->pin_dir, NULL, BPF_PROG_TYPE_UNSPEC, &e->maps,
 			  NULL, NULL);
-	tap(assert_ok("maps", "loader_load", err),
+	tap(ASSERT_OK("maps", "loader_load", err),
 	    "loader creates and pins the maps under the pin dir");
 	if (err)
 		return err;
@@ -857,7 +667,7 @@ static int test_abi(struct env *e)
 	    sizeof(struct bpfwd_stats), BPFWD_MAX_SLOTS);
 
 	btf = bpf_object__btf(e->maps->obj);
-	pass = assert_true("btf", "object has BTF", btf != NULL) &&
+	pass = ASSERT_TRUE("btf", "object has BTF", btf != NULL) &&
 	       btf_matches(btf, "bpfwd_port", sizeof(struct bpfwd_port),
 			   port_fields, ARRAY_SIZE(port_fields));
 	tap(pass, "BTF struct bpfwd_port matches bpfwd.h field by field");
@@ -913,20 +723,12 @@ int main(int argc, char **argv)
 {
 	struct env e = { .pkt_fd = -1 };
 	size_t i;
+	int err;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: %s PIN_DIR IN_DEV OUT_DEV (run by tests/unit/redirect.t)\n",
-			argv[0]);
-		return 2;
-	}
-	e.pin_dir = argv[1];
-	e.in = if_nametoindex(argv[2]);
-	e.out = if_nametoindex(argv[3]);
-	if (!e.in || !e.out || e.in == e.out) {
-		fprintf(stderr, "%s: need two devices, got %s and %s\n",
-			argv[0], argv[2], argv[3]);
-		return 2;
-	}
+	err = unit_args(argc, argv, " (run by tests/unit/redirect.t)",
+			&e.pin_dir, &e.in, &e.out);
+	if (err)
+		return err;
 	if (!test_netns(e.in, e.out)) {
 		fprintf(stderr, "%s: clones are really sent: run it in a namespace with only lo, %s and %s (tests/unit/redirect.t)\n",
 			argv[0], argv[2], argv[3]);
@@ -951,7 +753,7 @@ int main(int argc, char **argv)
 		goto done;
 
 	e.pkt_fd = pkt_open(e.out);
-	tap(assert_ok(argv[3], "AF_PACKET socket", e.pkt_fd < 0 ? e.pkt_fd : 0),
+	tap(ASSERT_OK(argv[3], "AF_PACKET socket", e.pkt_fd < 0 ? e.pkt_fd : 0),
 	    "packet socket on %s watches for clones", argv[3]);
 
 	for (i = 0; i < ARRAY_SIZE(sections); i++)
@@ -963,6 +765,5 @@ done:
 		close(e.pkt_fd);
 	if (e.maps)
 		loader_free(e.maps);
-	printf("1..%d\n", t_num);
-	return t_fail ? 1 : 0;
+	return tap_done();
 }

@@ -9,6 +9,12 @@
  * flood broadcast, and the runt and VLAN counters.  It also pins down
  * the layout of the XDP maps that bpfwd.h documents for bpftool users.
  *
+ * Then the copy the loader specialises for one port (fixed_ifindex,
+ * fixed_slot, fixed_target): it redirects without the table entry, or
+ * against what a different entry says, and a frame run live
+ * (BPF_F_TEST_XDP_LIVE_FRAMES) really leaves through fixed_target, to
+ * arrive at its veth peer, while the entry names another device.
+ *
  *   test_xdp PIN_DIR IN_DEV OUT_DEV     (tests/unit/xdp.t makes both)
  *   test_xdp foreign DEV                attach a trivial XDP program
  *                                       that is not bpfwd's (for the
@@ -22,80 +28,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <arpa/inet.h>
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
 #include <linux/if_link.h>
-#include <linux/ip.h>
-#include <linux/udp.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "unit_test.h"
+#include "lib/netdev.h"
 #include "lib/util.h"
-#include "../../bpf/bpfwd.h"
+#include "bpfwd.h"	/* the ABI, bpf/bpfwd.h */
 #include "xdp.skel.h"
 
 #define SLOT	7
-
-static int n_tests, n_failed;
-
-/* One TAP line; @why is printed as a diagnostic when it fails. */
-static void report(bool pass, const char *name, const char *why)
-{
-	n_tests++;
-	n_failed += !pass;
-	printf("%sok %d - %s\n", pass ? "" : "not ", n_tests, name);
-	if (!pass && why)
-		printf("# %s\n", why);
-}
-
-static bool same(const char *name, unsigned long long got,
-		 unsigned long long want)
-{
-	char why[128];
-
-	snprintf(why, sizeof(why), "got %llu, expected %llu", got, want);
-	report(got == want, name, why);
-	return got == want;
-}
-
-struct frame {
-	__u8 data[128];
-	__u32 len;
-};
-
-/* UDP over IPv4, @payload bytes, with an 802.1Q tag when @vlan. */
-static void udp_frame(struct frame *f, unsigned int payload, bool vlan,
-		      __u16 sport)
-{
-	__u8 *p = f->data;
-	struct iphdr *ip;
-	struct udphdr *u;
-
-	memset(f, 0, sizeof(*f));
-	memset(p, 0x02, 12);		/* dst, src MAC */
-	p += 12;
-	if (vlan) {
-		*(__u16 *)p = htons(ETH_P_8021Q);
-		*(__u16 *)(p + 2) = htons(10);
-		p += 4;
-	}
-	*(__u16 *)p = htons(ETH_P_IP);
-	p += 2;
-	ip = (struct iphdr *)p;
-	ip->version = 4;
-	ip->ihl = 5;
-	ip->ttl = 64;
-	ip->protocol = IPPROTO_UDP;
-	ip->saddr = htonl(0xc0000201);
-	ip->daddr = htonl(0xc0000202);
-	ip->tot_len = htons(sizeof(*ip) + sizeof(*u) + payload);
-	u = (struct udphdr *)(ip + 1);
-	u->source = htons(sport);
-	u->dest = htons(9);
-	u->len = htons(sizeof(*u) + payload);
-	f->len = (__u8 *)(u + 1) + payload - f->data;
-}
 
 struct env {
 	struct xdp *skel;
@@ -124,6 +71,16 @@ static __u64 sum(struct env *e, struct bpf_map *map, __u32 key,
 #define CPUSTAT(e, slot, f) \
 	sum(e, (e)->skel->maps.bpfwd_cpustat, slot, \
 	    sizeof(struct bpfwd_cpustat), offsetof(struct bpfwd_cpustat, f))
+
+/* One check, one TAP line */
+static bool same(const char *name, unsigned long long got,
+		 unsigned long long want)
+{
+	bool pass = ASSERT_EQ(name, "", got, want);
+
+	tap(pass, "%s", name);
+	return pass;
+}
 
 static int run(struct env *e, struct bpf_program *prog,
 	       const struct frame *f, __u32 *verdict)
@@ -168,7 +125,7 @@ static void expect(struct env *e, const char *name, struct bpf_program *prog,
 	int err = run(e, prog, f, &verdict);
 
 	snprintf(what, sizeof(what), "%s: test run", name);
-	report(!err, what, strerror(-err));
+	tap(ASSERT_OK(what, "", err), "%s", what);
 	snprintf(what, sizeof(what), "%s: verdict", name);
 	same(what, verdict, want);
 	snprintf(what, sizeof(what), "%s: counter", name);
@@ -232,6 +189,115 @@ static int foreign(const char *dev)
 	return !!err;
 }
 
+/* Runs @prog live on @f @n times: redirected frames really go out. */
+static int run_live(struct env *e, struct bpf_program *prog,
+		    const struct frame *f, __u32 n)
+{
+	struct xdp_md ctx = { .data_end = f->len, .ingress_ifindex = e->in };
+	LIBBPF_OPTS(bpf_test_run_opts, o,
+		.data_in = f->data,
+		.data_size_in = f->len,
+		.ctx_in = &ctx,
+		.ctx_size_in = sizeof(ctx),
+		.repeat = n,
+		.flags = BPF_F_TEST_XDP_LIVE_FRAMES,
+	);
+
+	return bpf_prog_test_run_opts(bpf_program__fd(prog), &o);
+}
+
+static __u64 rx_of(__u32 ifindex)
+{
+	struct link_info l;
+
+	return netdev_link(ifindex, &l) ? 0 : l.rx_packets;
+}
+
+/* A frame sent to OUT arrives at its veth peer IN when IN has an XDP
+ * program (that gives IN's queue the NAPI that takes XDP frames).
+ */
+static void check_fixed_live(struct env *e, struct xdp *f,
+			     const struct frame *udp)
+{
+	struct bpf_insn pass[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0,
+		  .imm = XDP_PASS },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_xdp_attach_opts, xo);
+	__u64 before, i;
+	int fd, err;
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "pass", "GPL", pass, 2, NULL);
+	err = fd < 0 ? -errno : bpf_xdp_attach(e->in, fd, XDP_FLAGS_DRV_MODE,
+						&xo);
+	if (!ASSERT_OK("fixed live", "XDP_PASS on IN", err)) {
+		tap(false, "fixed: a live frame leaves through fixed_target");
+		goto out;
+	}
+	before = rx_of(e->in);
+	err = run_live(e, f->progs.xdp_redirect, udp, 8);
+	tap(ASSERT_OK("fixed live", "test run", err),
+	    "fixed: live test run");
+	for (i = 0; i < 20 && rx_of(e->in) - before < 8; i++)
+		usleep(50000);
+	same("fixed: 8 live frames left through fixed_target (its peer got them), not the entry's target",
+	     rx_of(e->in) - before, 8);
+	bpf_xdp_detach(e->in, XDP_FLAGS_DRV_MODE, NULL);
+out:
+	if (fd >= 0)
+		close(fd);
+}
+
+/* The copy of xdp.o for one port: xdp_redirect and xdp_devmap without
+ * the lookup, so the entry can be absent or say something else.
+ */
+static void check_fixed(struct env *e, const char *pin_root,
+			const struct frame *udp)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = pin_root);
+	struct bpf_devmap_val d = { .ifindex = e->out };
+	int ports = bpf_map__fd(e->skel->maps.bpfwd_ports);
+	__u32 slot = SLOT;
+	struct xdp *f;
+
+	f = xdp__open_opts(&oo);
+	if (!f) {
+		tap(false, "fixed: xdp.o opens");
+		return;
+	}
+	f->rodata->fixed_ifindex = e->in;
+	f->rodata->fixed_slot = SLOT;
+	f->rodata->fixed_target = e->out;
+	bpf_map__set_max_entries(f->maps.bpfwd_cpumap, e->ncpus);
+	if (!ASSERT_OK("fixed", "load", xdp__load(f))) {
+		tap(false, "fixed: the specialised copy loads");
+		xdp__destroy(f);
+		return;
+	}
+	tap(true, "fixed: the specialised copy loads");
+	bpf_map_delete_elem(ports, &e->in);
+	expect(e, "fixed redirect: no entry, redirects anyway",
+	       f->progs.xdp_redirect, udp, XDP_REDIRECT, r_packets, 1);
+	expect(e, "table redirect: no entry passes (the same frame)",
+	       e->skel->progs.xdp_redirect, udp, XDP_PASS, r_unmatched, 1);
+	put_port(e, 0, BPFWD_MODE_REDIRECT);
+	expect(e, "fixed redirect: an entry without target, redirects anyway",
+	       f->progs.xdp_redirect, udp, XDP_REDIRECT, r_packets, 1);
+	bpf_map_update_elem(bpf_map__fd(f->maps.bpfwd_devmap), &slot, &d, 0);
+	bpf_map_delete_elem(ports, &e->in);
+	expect(e, "fixed devmap: no entry, redirects through fixed_slot",
+	       f->progs.xdp_devmap, udp, XDP_REDIRECT, r_packets, 1);
+	bpf_map_delete_elem(bpf_map__fd(f->maps.bpfwd_devmap), &slot);
+	expect(e, "fixed devmap: an empty fixed_slot passes, counted as error",
+	       f->progs.xdp_devmap, udp, XDP_PASS, r_err, 1);
+	/* the entry names lo (no ndo_xdp_xmit): only fixed_target works */
+	put_port(e, 1, BPFWD_MODE_REDIRECT);
+	check_fixed_live(e, f, udp);
+	bpf_map_delete_elem(ports, &e->in);
+	xdp__destroy(f);
+}
+
 int main(int argc, char **argv)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo);
@@ -242,36 +308,32 @@ int main(int argc, char **argv)
 	struct env e = { 0 };
 	__u32 key = 0, slot = SLOT;
 	struct xdp *s;
+	int err;
 
 	if (argc == 3 && !strcmp(argv[1], "foreign"))
 		return foreign(argv[2]);
-	if (argc != 4) {
-		fprintf(stderr, "usage: %s PIN_DIR IN_DEV OUT_DEV | foreign DEV\n",
-			argv[0]);
-		return 2;
-	}
-	oo.pin_root_path = argv[1];
-	e.in = if_nametoindex(argv[2]);
-	e.out = if_nametoindex(argv[3]);
+	err = unit_args(argc, argv, " | foreign DEV", &oo.pin_root_path,
+			&e.in, &e.out);
+	if (err)
+		return err;
 	e.ncpus = libbpf_num_possible_cpus();
-	if (!e.in || !e.out || e.ncpus <= 0) {
-		fprintf(stderr, "%s: need devices %s and %s\n", argv[0],
-			argv[2], argv[3]);
-		return 2;
+	if (e.ncpus <= 0) {
+		fprintf(stderr, "%s: cannot count CPUs\n", argv[0]);
+		return 1;
 	}
 	e.skel = s = xdp__open_opts(&oo);
 	if (!s || bpf_map__set_max_entries(s->maps.bpfwd_cpumap, e.ncpus) ||
 	    xdp__load(s)) {
-		report(false, "xdp.o opens and loads", strerror(errno));
-		printf("1..%d\n", n_tests);
-		return 1;
+		tap(ASSERT_OK("xdp.o", "open and load", -errno),
+		    "xdp.o opens and loads");
+		return tap_done();
 	}
-	report(true, "xdp.o opens and loads (every program verifies)", NULL);
+	tap(true, "xdp.o opens and loads (every program verifies)");
 	check_layout(&e);
 
-	udp_frame(&udp, 64, false, 1000);
-	udp_frame(&runt, 2, false, 1000);
-	udp_frame(&vlan, 64, true, 1000);
+	build_udp(&udp, "udp 106 bytes", 0, 64);
+	build_udp(&runt, "udp runt 44 bytes", 0, 2);
+	build_udp(&vlan, "802.1Q udp 110 bytes", 1, 64);
 
 	expect(&e, "no entry passes, counted in slot 0", s->progs.xdp_redirect,
 	       &udp, XDP_PASS, r_unmatched, 1);
@@ -305,8 +367,9 @@ int main(int argc, char **argv)
 	expect(&e, "cpumap: a CPU without queue passes, counted as error",
 	       s->progs.xdp_cpumap, &udp, XDP_PASS, r_err, 1);
 	key = cpus.cpu[0];
-	report(!bpf_map_update_elem(bpf_map__fd(s->maps.bpfwd_cpumap), &key, &q,
-				    0), "cpumap: queue on the last CPU", NULL);
+	err = bpf_map_update_elem(bpf_map__fd(s->maps.bpfwd_cpumap), &key, &q, 0);
+	tap(ASSERT_OK("cpumap", "queue on the last CPU", err ? -errno : 0),
+	    "cpumap: queue on the last CPU");
 	expect(&e, "cpumap: redirects to the queue", s->progs.xdp_cpumap, &udp,
 	       XDP_REDIRECT, r_packets, 1);
 	{
@@ -331,7 +394,7 @@ int main(int argc, char **argv)
 	       r_packets, 1);
 
 	bpf_map_delete_elem(bpf_map__fd(s->maps.bpfwd_ports), &e.in);
+	check_fixed(&e, oo.pin_root_path, &udp);
 	xdp__destroy(s);
-	printf("1..%d\n", n_tests);
-	return n_failed ? 1 : 0;
+	return tap_done();
 }

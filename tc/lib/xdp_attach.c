@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Copyright (c) 2026 The bpfwd authors
  *
- * XDP port machinery (see xdp.h).  The XDP maps live next to the port
+ * XDP port machinery (see xdp_attach.h).  The XDP maps live next to the port
  * table, in the namespace's own pin directory, and go away with the
  * namespace's last XDP port.  Every check that can refuse runs before
  * anything is attached or written, and each step that fails undoes what
@@ -18,12 +18,11 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "attach.h"
 #include "netdev.h"
 #include "nl.h"
 #include "pins.h"
 #include "util.h"
-#include "xdp.h"
+#include "xdp_attach.h"
 #include "xdp.skel.h"
 
 #define KTHREAD_LINK	"xdp_kthread_link"
@@ -116,11 +115,33 @@ static int pin_devmap(struct table *t, struct bpf_map *map,
 	return bpf_obj_pin(bpf_map__fd(map), path) ? -errno : 0;
 }
 
-int xdp_load(struct table *t, const char *prog, const char *extra,
-	     uint32_t cpumap_id, struct xdp **skelp)
+static struct bpf_program *prog_of(struct xdp *skel, enum xdp_prog prog)
+{
+	switch (prog) {
+	case XP_REDIRECT:
+		return skel->progs.xdp_redirect;
+	case XP_DEVMAP:
+		return skel->progs.xdp_devmap;
+	case XP_CPUMAP:
+		return skel->progs.xdp_cpumap;
+	case XP_FLOOD:
+		return skel->progs.xdp_flood;
+	case XP_FLOOD_EGRESS:
+		return skel->progs.flood_egress;
+	case XP_CPU_THEN:
+		return skel->progs.xdp_cpu_then;
+	case XP_NONE:
+		break;
+	}
+	return NULL;
+}
+
+int xdp_load(struct table *t, enum xdp_prog prog, enum xdp_prog extra,
+	     uint32_t cpumap_id, const struct xdp_fixed *fixed,
+	     struct xdp **skelp)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = t->dir);
-	struct bpf_program *p;
+	struct bpf_program *p, *want, *also, *ktp;
 	struct xdp *skel;
 	int err;
 
@@ -143,18 +164,22 @@ int xdp_load(struct table *t, const char *prog, const char *extra,
 		return err;
 	}
 	skel->rodata->cpumap_id = cpumap_id;
-	bpf_object__for_each_program(p, skel->obj) {
-		const char *name = bpf_program__name(p);
-
-		bpf_program__set_autoload(p,
-			(prog && !strcmp(name, prog)) ||
-			(extra && !strcmp(name, extra)) ||
-			(cpumap_id && !strcmp(name, "kthread_tp")));
+	if (fixed) {
+		skel->rodata->fixed_ifindex = fixed->ifindex;
+		skel->rodata->fixed_slot = fixed->slot;
+		skel->rodata->fixed_target = fixed->target;
 	}
+	want = prog_of(skel, prog);
+	also = prog_of(skel, extra);
+	ktp = cpumap_id ? skel->progs.kthread_tp : NULL;
+	bpf_object__for_each_program(p, skel->obj)
+		bpf_program__set_autoload(p, p == want || p == also ||
+					  p == ktp);
 	err = xdp__load(skel);
 	if (err) {
 		p_err("load %s: %s (bpfwd -vv shows the verifier log)",
-		      prog ? prog : "kthread_tp", strerror(-err));
+		      bpf_program__name(want ?: skel->progs.kthread_tp),
+		      strerror(-err));
 		xdp__destroy(skel);
 		return err;
 	}
@@ -170,11 +195,10 @@ int xdp_load(struct table *t, const char *prog, const char *extra,
 	return 0;
 }
 
-int xdp_prog_fd(struct xdp *skel, const char *prog)
+int xdp_prog_fd(struct xdp *skel, enum xdp_prog prog)
 {
-	struct bpf_program *p;
+	struct bpf_program *p = prog_of(skel, prog);
 
-	p = bpf_object__find_program_by_name(skel->obj, prog);
 	return p ? bpf_program__fd(p) : -ENOENT;
 }
 
@@ -222,22 +246,10 @@ uint32_t xdp_our_prog(int ifindex, bool generic)
 	return ours(id) ? id : 0;
 }
 
-/* The XDP limit without multi-buffer: one page holds headroom, frame
- * and skb_shared_info (as veth computes it for its peer's MTU).
- */
-static uint32_t xdp_max_mtu(void)
-{
-	long page = sysconf(_SC_PAGESIZE);
-
-	return page - 256 /* XDP_PACKET_HEADROOM */ - 320 /* shinfo */ -
-	       14 /* ETH_HLEN */;
-}
-
 int xdp_check_in(int ifindex, const char *dev, bool generic)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
 	char name[BPF_OBJ_NAME_LEN] = "?";
-	struct link_info l;
 	uint64_t feat;
 	int err;
 
@@ -265,12 +277,79 @@ int xdp_check_in(int ifindex, const char *dev, bool generic)
 		      dev);
 		return -EOPNOTSUPP;
 	}
-	if (!netdev_link(ifindex, &l) && l.mtu > xdp_max_mtu()) {
-		p_err("%s: MTU %u is too large for native XDP (at most %u: a frame must fit in one page); lower it (ip link set dev %s mtu 1500) or use xdp-mode generic",
-		      dev, l.mtu, xdp_max_mtu(), dev);
-		return -ERANGE;
-	}
+	/* No MTU check: the programs take multi-buffer frames, so a jumbo
+	 * MTU is fine wherever the driver does multi-buffer XDP; a driver
+	 * that does not refuses the program itself, and xdp_attach() prints
+	 * its reason with the fix.  Generic XDP has no MTU limit.
+	 */
 	return 0;
+}
+
+/* @ifindex's veth link, with its peer's name and tx checksum offload;
+ * -ENODEV for a device that is not a veth.
+ */
+static int veth_peer_csum(int ifindex, struct link_info *l, char *peer,
+			  bool *on)
+{
+	if (netdev_link(ifindex, l) || strcmp(l->kind, "veth"))
+		return -ENODEV;
+	snprintf(peer, IF_NAMESIZE, "PEER");
+	return netdev_peer_tx_csum(l, peer, on);
+}
+
+int xdp_check_offload(int ifindex, const char *dev, bool fix)
+{
+	char peer[IF_NAMESIZE];
+	struct link_info l;
+	bool on = false;
+	int err;
+
+	err = veth_peer_csum(ifindex, &l, peer, &on);
+	if (err == -ENODEV)
+		return 0;
+	if (err) {
+		pr_warn("%s: cannot inspect its veth peer%s (%s): if that peer sends with tx checksum offload on, XDP drops the TCP and UDP it sends; turn it off there (ethtool -K PEER tx-checksumming off)",
+			dev, l.link_other_ns ? " in another namespace" : "",
+			strerror(-err));
+		return 0;
+	}
+	if (!on || fix)
+		return 0;
+	p_err("%s: its veth peer %s%s sends with tx checksum offload, whose unfinished checksums and TSO frames do not survive an XDP redirect (TCP and UDP sent from there would be dropped); turn it off (ethtool -K %s tx-checksumming off), or add fix-offload to have bpfwd do it",
+	      dev, peer, l.link_other_ns ? " (in another namespace)" : "",
+	      peer);
+	return -EOPNOTSUPP;
+}
+
+int xdp_fix_offload(int ifindex, const char *dev, bool *changed)
+{
+	char peer[IF_NAMESIZE];
+	struct link_info l;
+	bool on = false;
+	int err;
+
+	*changed = false;
+	err = veth_peer_csum(ifindex, &l, peer, &on);
+	if (err || !on)
+		return 0;	/* not a veth, or xdp_check_offload() warned */
+	err = netdev_peer_tx_csum_set(&l, false);
+	if (err) {
+		p_err("%s: fix-offload: turn tx checksumming off on veth peer %s: %s",
+		      dev, peer, strerror(-err));
+		return err;
+	}
+	pr_info("%s: fix-offload: tx checksumming is off on veth peer %s%s now",
+		dev, peer, l.link_other_ns ? " (in another namespace)" : "");
+	*changed = true;
+	return 0;
+}
+
+void xdp_unfix_offload(int ifindex)
+{
+	struct link_info l;
+
+	if (!netdev_link(ifindex, &l))
+		netdev_peer_tx_csum_set(&l, true);
 }
 
 int xdp_check_target(int ifindex, const char *dev)
@@ -318,6 +397,7 @@ int xdp_attach(int ifindex, const char *dev, int prog_fd, bool generic,
 {
 	uint32_t flags = mode_flag(generic);
 	int old_fd = -1, err;
+	const char *why;
 
 	if (old_id) {
 		old_fd = bpf_prog_get_fd_by_id(old_id);
@@ -336,20 +416,17 @@ int xdp_attach(int ifindex, const char *dev, int prog_fd, bool generic,
 		close(old_fd);
 	if (!err)
 		return 0;
-	if (err == -EOPNOTSUPP && !generic && !nl_extack[0])
-		snprintf(nl_extack, sizeof(nl_extack),
-			 "no native XDP here; use xdp-mode generic");
+	why = nl_extack();
+	if (err == -EOPNOTSUPP && !generic && !why[0])
+		why = "no native XDP here; use xdp-mode generic";
 	if (err == -EBUSY || err == -EEXIST)
-		snprintf(nl_extack, sizeof(nl_extack),
-			 "another XDP program is there; bpfwd does not replace it");
+		why = "another XDP program is there; bpfwd does not replace it";
 	if (err == -ERANGE && !generic)
-		p_err("%s: attach XDP (native): %s (%s); the frames that arrive may not fit in one page: lower the MTU of the device that sends to %s (its veth peer), or use xdp-mode generic",
-		      dev, strerror(-err), nl_extack[0] ? nl_extack : "MTU",
-		      dev);
-	else if (nl_extack[0])
+		p_err("%s: attach XDP (native): %s (%s); the frames that arrive are too large for this driver's XDP: lower the MTU of the device that sends to %s (its veth peer), or use xdp-mode generic",
+		      dev, strerror(-err), why[0] ? why : "MTU", dev);
+	else if (why[0])
 		p_err("%s: attach XDP (%s): %s (%s)", dev,
-		      generic ? "generic" : "native", strerror(-err),
-		      nl_extack);
+		      generic ? "generic" : "native", strerror(-err), why);
 	else
 		p_err("%s: attach XDP (%s): %s", dev,
 		      generic ? "generic" : "native", strerror(-err));
@@ -372,7 +449,7 @@ int xdp_detach(int ifindex, const char *dev, bool generic, uint32_t id)
 		return 0;
 	if (err)
 		p_err("%s: detach XDP: %s%s%s", dev, strerror(-err),
-		      nl_extack[0] ? ": " : "", nl_extack);
+		      nl_extack()[0] ? ": " : "", nl_extack());
 	return err;
 }
 
@@ -440,26 +517,35 @@ int xdp_cpus_get(struct table *t, uint32_t slot, struct bpfwd_cpus *c)
 	return err;
 }
 
+struct cpus_owner {
+	uint32_t skip;		/* an ifindex */
+	uint32_t *owner;	/* nr_cpus() entries */
+};
+
+static int note_cpus(struct table *t, uint32_t ifindex,
+		     const struct bpfwd_port *p, void *data)
+{
+	struct cpus_owner *o = data;
+	struct bpfwd_cpus c;
+	uint32_t j;
+
+	if (ifindex == o->skip || p->hook != BPFWD_HOOK_XDP ||
+	    p->mode != BPFWD_MODE_CPUMAP || xdp_cpus_get(t, p->slot, &c))
+		return 0;
+	for (j = 0; j < c.count && j < BPFWD_MAX_CPU_LIST; j++)
+		if (c.cpu[j] < (uint32_t)nr_cpus())
+			o->owner[c.cpu[j]] = ifindex;
+	return 0;
+}
+
 /* For each CPU that a cpumap port other than @skip (an ifindex) lists,
  * @owner[cpu] gets the ifindex of one such port; 0 for the others.
  */
 static void cpus_in_use(struct table *t, uint32_t skip, uint32_t *owner)
 {
-	static struct bpfwd_port p[BPFWD_MAX_PORTS];
-	static uint32_t idx[BPFWD_MAX_PORTS];
-	struct bpfwd_cpus c;
-	int i, n, j;
+	struct cpus_owner o = { .skip = skip, .owner = owner };
 
-	n = port_list(t, idx, p, BPFWD_MAX_PORTS);
-	for (i = 0; i < n && i < BPFWD_MAX_PORTS; i++) {
-		if (idx[i] == skip || p[i].hook != BPFWD_HOOK_XDP ||
-		    p[i].mode != BPFWD_MODE_CPUMAP ||
-		    xdp_cpus_get(t, p[i].slot, &c))
-			continue;
-		for (j = 0; j < (int)c.count && j < BPFWD_MAX_CPU_LIST; j++)
-			if (c.cpu[j] < (uint32_t)nr_cpus())
-				owner[c.cpu[j]] = idx[i];
-	}
+	table_each(t, note_cpus, &o);
 }
 
 int xdp_cpus_set(struct table *t, uint32_t slot, uint32_t ifindex,
@@ -562,7 +648,7 @@ int xdp_kthread_ensure(struct table *t)
 	close(fd);
 	if (err)
 		return err;
-	err = xdp_load(t, NULL, NULL, info.id, &skel);
+	err = xdp_load(t, XP_NONE, XP_NONE, info.id, NULL, &skel);
 	if (err)
 		return err;
 	link = bpf_program__attach(skel->progs.kthread_tp);
@@ -578,18 +664,16 @@ int xdp_kthread_ensure(struct table *t)
 	return 0;	/* the figures are extra: the port works without */
 }
 
+static int is_other_xdp(struct table *t, uint32_t ifindex,
+			const struct bpfwd_port *p, void *data)
+{
+	return ifindex != *(uint32_t *)data && p->hook == BPFWD_HOOK_XDP;
+}
+
 /* Whether a table has an XDP port other than @skip. */
 static bool other_xdp_port(struct table *t, uint32_t skip)
 {
-	static struct bpfwd_port p[BPFWD_MAX_PORTS];
-	static uint32_t idx[BPFWD_MAX_PORTS];
-	int i, n;
-
-	n = port_list(t, idx, p, BPFWD_MAX_PORTS);
-	for (i = 0; i < n && i < BPFWD_MAX_PORTS; i++)
-		if (idx[i] != skip && p[i].hook == BPFWD_HOOK_XDP)
-			return true;
-	return false;
+	return table_each(t, is_other_xdp, &skip) != 0;
 }
 
 static void unpin_all(struct table *t)
@@ -605,49 +689,16 @@ static void unpin_all(struct table *t)
 	}
 }
 
-int xdp_port_detach(struct table *t, uint32_t ifindex, const char *dev)
+void xdp_cpus_clear(struct table *t, uint32_t slot, uint32_t skip_ifindex)
 {
 	static const struct bpfwd_cpus none;
-	struct bpfwd_port p;
-	bool generic;
-	int err, fd;
+	int fd = xdp_map_fd(t, BPFWD_MAP_CPUS);
 
-	err = port_get(t, ifindex, &p);
-	if (err)
-		return err;
-	generic = p.flags & BPFWD_F_XDP_GENERIC;
-	err = xdp_detach(ifindex, dev, generic,
-			 xdp_our_prog(ifindex, generic));
-	if (err)
-		return err;
-	/* prio 0 would be every filter of the hook: only what was made */
-	if ((p.flags & BPFWD_F_CPU_PASS) &&
-	    ((p.flags & BPFWD_F_CPU_TCX) || p.prio)) {
-		err = detach_port(t, ifindex, dev, false,
-				  p.flags & BPFWD_F_CPU_TCX ? BPFWD_HOOK_TCX :
-							      BPFWD_HOOK_TC,
-				  p.prio, p.flags & BPFWD_F_OWN_CLSACT);
-		if (err)
-			return err;
+	if (fd >= 0) {
+		bpf_map_update_elem(fd, &slot, &none, 0);
+		close(fd);
 	}
-	switch (p.mode) {
-	case BPFWD_MODE_MAP:
-		xdp_devmap_set(t, p.slot, 0);
-		break;
-	case BPFWD_MODE_FLOOD:
-		xdp_flood_set(t, ifindex, false, 0, -1);
-		break;
-	case BPFWD_MODE_CPUMAP:
-		fd = xdp_map_fd(t, BPFWD_MAP_CPUS);
-		if (fd >= 0) {
-			bpf_map_update_elem(fd, &p.slot, &none, 0);
-			close(fd);
-		}
-		xdp_cpus_gc(t, ifindex);
-		break;
-	}
-	xdp_pins_gc(t, ifindex);
-	return 0;
+	xdp_cpus_gc(t, skip_ifindex);
 }
 
 void xdp_pins_gc(struct table *t, uint32_t skip_ifindex)
@@ -658,35 +709,41 @@ void xdp_pins_gc(struct table *t, uint32_t skip_ifindex)
 	unpin_all(t);
 }
 
-bool xdp_port_attached(struct table *t, uint32_t ifindex)
+/* One CPU number at @s: -EINVAL when there is none, -ERANGE when it is
+ * not a CPU of this machine (however large: no wrap to 32 bits).
+ */
+static int cpu_num(const char *s, char **end, uint32_t *cpu)
 {
-	struct bpfwd_port p;
+	unsigned long v;
 
-	if (port_get(t, ifindex, &p))
-		return false;
-	return xdp_our_prog(ifindex, p.flags & BPFWD_F_XDP_GENERIC);
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, end, 10);
+	if (errno == ERANGE || v >= (unsigned long)nr_cpus())
+		return -ERANGE;
+	*cpu = v;
+	return 0;
 }
 
 int parse_cpu_list(const char *s, struct bpfwd_cpus *c)
 {
 	uint32_t lo, hi, cpu, i;
 	char *end;
+	int err;
 
 	memset(c, 0, sizeof(*c));
 	while (*s) {
-		if (*s < '0' || *s > '9')
-			return -EINVAL;
-		lo = hi = strtoul(s, &end, 10);
-		if (*end == '-') {
+		err = cpu_num(s, &end, &lo);
+		hi = lo;
+		if (!err && *end == '-') {
 			s = end + 1;
-			if (*s < '0' || *s > '9')
-				return -EINVAL;
-			hi = strtoul(s, &end, 10);
+			err = cpu_num(s, &end, &hi);
 		}
+		if (err)
+			return err;
 		if (hi < lo || (*end && *end != ','))
 			return -EINVAL;
-		if (hi >= (uint32_t)nr_cpus())
-			return -ERANGE;
 		for (cpu = lo; cpu <= hi; cpu++) {
 			for (i = 0; i < c->count; i++)
 				if (c->cpu[i] == cpu)
