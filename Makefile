@@ -153,7 +153,7 @@ fuzz:
 	$(Q)BPFWD=$(abspath $(OUTPUT))/bpfwd BUILD=$(abspath $(OUTPUT)) $(SAN_ENV) \
 		FUZZ_FRAMES=$(FUZZ_FRAMES) FUZZ_SECONDS=$(FUZZ_SECONDS) \
 		$(if $(FUZZ_SEED),FUZZ_SEED=$(FUZZ_SEED)) \
-		prove -v --exec '' tests/unit/fuzz.t tests/cli/fuzz.t
+		prove -v --exec '' tests/unit/test_fuzz.t tests/cli/fuzz.t
 
 # The demo: the bridge comparison of the tc methods, short (under two
 # minutes); make bench: every method, more rounds, kept in results/.
@@ -191,6 +191,8 @@ $(OUTPUT)/man/%.8: man/%.8.rst
 # the ABI header for programs that drive the tables (bpftool users, C)
 INCLUDE_DIR	:= $(PREFIX)/include/bpfwd
 COMPLETION_DIR	:= $(PREFIX)/share/bash-completion/completions
+# bridge: the daemon's systemd unit, with the installed bpfwd's path
+SYSTEMD_DIR ?= $(PREFIX)/lib/systemd/system
 
 install: all man
 	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/lib/bpf \
@@ -202,12 +204,17 @@ install: all man
 	install -m 0755 $(OUTPUT)/e_bpfwd.so $(DESTDIR)$(TC_LIB_DIR)/e_bpfwd.so
 	install -m 0644 bpf/bpfwd.h $(DESTDIR)$(INCLUDE_DIR)/bpfwd.h
 	install -m 0644 completion/bpfwd.bash $(DESTDIR)$(COMPLETION_DIR)/bpfwd
+	install -d $(DESTDIR)$(SYSTEMD_DIR)
+	sed 's|@SBINDIR@|$(PREFIX)/sbin|' contrib/bpfwd-daemon.service > \
+		$(DESTDIR)$(SYSTEMD_DIR)/bpfwd-daemon.service
+	chmod 0644 $(DESTDIR)$(SYSTEMD_DIR)/bpfwd-daemon.service
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/sbin/bpfwd $(DESTDIR)$(PREFIX)/lib/bpf/redirect.o \
 		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man8/,$(notdir $(MANS))) \
 		$(DESTDIR)$(TC_LIB_DIR)/e_bpfwd.so \
-		$(DESTDIR)$(INCLUDE_DIR)/bpfwd.h $(DESTDIR)$(COMPLETION_DIR)/bpfwd
+		$(DESTDIR)$(INCLUDE_DIR)/bpfwd.h $(DESTDIR)$(COMPLETION_DIR)/bpfwd \
+		$(DESTDIR)$(SYSTEMD_DIR)/bpfwd-daemon.service
 	@rmdir $(DESTDIR)$(INCLUDE_DIR) 2>/dev/null || true
 
 vmtest:

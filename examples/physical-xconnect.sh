@@ -31,8 +31,8 @@
 # Environment: BPFWD (default: ../build/bpfwd next to this script, then
 # the installed one), HOOK (tc, tcx or xdp; default: bpfwd's default),
 # N (datagrams of the namespace run, default 100).
-# Needs root, iproute2, ethtool, jq; bpfwd's lib.sh next to this script.
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# Needs root, iproute2, ethtool, jq; bpfwd's example-lib.sh next to this script.
+source "$(dirname "${BASH_SOURCE[0]}")/example-lib.sh"
 
 HOOK=${HOOK:-}
 N=${N:-100}

@@ -24,8 +24,8 @@
 # Environment: BPFWD (default: ../build/bpfwd next to this script, then
 # $PATH), HOOK=tc|tcx|xdp (default: bpfwd's), XDP_MODE=generic, FORCE=1
 # to go on past netfilter rules that the fast path would bypass.
-# Needs root, iproute2, ethtool, jq; bpfwd's lib.sh next to this script.
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# Needs root, iproute2, ethtool, jq; bpfwd's example-lib.sh next to this script.
+source "$(dirname "${BASH_SOURCE[0]}")/example-lib.sh"
 
 N=100		# UDP datagrams through the router
 

@@ -33,7 +33,7 @@ static int do_help(int argc, char **argv)
 	(void)argv;
 	printf("Usage: bpfwd [OPTIONS] OBJECT { COMMAND | help }\n"
 	       "       bpfwd [OPTIONS] -b FILE\n"
-	       "where  OBJECT := { port | route | stats | probe | gen | bench | monitor }\n"
+	       "where  OBJECT := { port | route | bridge | daemon | stats | probe | gen | bench | monitor }\n"
 	       "       " HELP_OPTIONS);
 	return BPFWD_EXIT_OK;
 }
@@ -46,6 +46,8 @@ static const struct cmd objects[] = {
 	{ "gen", do_gen },
 	{ "bench", do_bench },
 	{ "monitor", do_monitor },
+	{ "bridge", do_bridge },
+	{ "daemon", do_daemon },
 	{ "help", do_help },
 	{ 0 }
 };

@@ -15,6 +15,8 @@ int do_probe(int argc, char **argv);
 int do_gen(int argc, char **argv);
 int do_bench(int argc, char **argv);
 int do_monitor(int argc, char **argv);
+int do_bridge(int argc, char **argv);
+int do_daemon(int argc, char **argv);
 
 int port_help(int argc, char **argv);
 int route_help(int argc, char **argv);
@@ -23,5 +25,7 @@ int probe_help(int argc, char **argv);
 int gen_help(int argc, char **argv);
 int bench_help(int argc, char **argv);
 int monitor_help(int argc, char **argv);
+int bridge_help(int argc, char **argv);
+int daemon_help(int argc, char **argv);
 
 #endif /* __BPFWD_OBJECTS_H */

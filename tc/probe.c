@@ -23,7 +23,7 @@
 #include "objects.h"
 #include "lib/attach.h"
 #include "lib/json.h"
-#include "lib/monitor.h"
+#include "lib/mon_probes.h"
 #include "lib/nl.h"
 #include "lib/params.h"
 #include "lib/pins.h"

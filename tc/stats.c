@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bridge.h"
 #include "objects.h"
 #include "route.h"
 #include "lib/json.h"
@@ -64,7 +65,29 @@ int stats_help(int argc, char **argv)
 	kw_usage(stdout, stats_kws, sizeof(usage) - 1);
 	fputs(route, stdout);
 	kw_usage(stdout, route_stats_kws, sizeof(route) - 1);
+	puts("       bpfwd stats bridge [ BR ]");
 	return BPFWD_EXIT_OK;
+}
+
+/* stats bridge [ BR ]: the bridge fast path's counters, as bridge stats
+ * prints them (BR is a bridge's name, as in every bridge command).
+ */
+static int bridge_stats(int argc, char **argv)
+{
+	const char *br = argc > 0 ? argv[0] : NULL;
+	int err;
+
+	opts.cmd = "stats bridge";
+	if (argc > 1)
+		return usage_err("unknown argument \"%s\"", argv[1]);
+	if (br && ifindex_of(br, NULL) < 0)
+		return BPFWD_EXIT_FAIL;
+	if (need_root())
+		return BPFWD_EXIT_FAIL;
+	json_begin();
+	err = bridge_stats_show(br, NULL);
+	json_end();
+	return err ? BPFWD_EXIT_FAIL : BPFWD_EXIT_OK;
 }
 
 static int route_stats(int argc, char **argv)
@@ -412,6 +435,8 @@ int do_stats(int argc, char **argv)
 		return stats_help(0, NULL);
 	if (argc > 0 && is_word(*argv, "route"))
 		return route_stats(argc - 1, argv + 1);
+	if (argc > 0 && is_word(*argv, "bridge"))
+		return bridge_stats(argc - 1, argv + 1);
 	err = kw_parse(stats_kws, argc, argv, &c, NULL);
 	if (err)
 		return err;

@@ -190,7 +190,7 @@ ip_inreceives() {
 }
 
 # send_udp NS DST N: N datagrams to DST port 9 (discard) from NS, bash
-# /dev/udp (examples/lib.sh has it as udp_send: tests/examples/lib.t)
+# /dev/udp (examples/example-lib.sh has it as udp_send: tests/examples/lib.t)
 send_udp() {
 	in_ns "$1" bash -c 'for ((i = 0; i < '"$3"'; i++)); do
 		echo bpfwd > /dev/udp/'"$2"'/9; done' 2>/dev/null
@@ -281,7 +281,8 @@ replace_while_sending() {
 			# shellcheck disable=SC2086
 			bpfwd_ns "$dut" port replace dev d0 $spec || fails=$((fails + 1))
 			swaps=$((swaps + 1))
-			echo "$swaps" >"$mark"
+			# whole or not at all: the sender never reads it half written
+			echo "$swaps" >"$mark.new" && mv -f "$mark.new" "$mark"
 		done
 	done
 	wait "$sender"

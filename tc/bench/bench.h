@@ -32,7 +32,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "lib/monitor.h"
+#include "lib/mon_probes.h"
 
 #define MAX_METHODS	64
 #define MAX_ROUNDS	100

@@ -86,6 +86,12 @@ out:
 	return err;
 }
 
+int netdev_talk(int proto, struct nlmsghdr *nlh, netdev_msg_cb cb,
+		void *data)
+{
+	return talk(proto, nlh, cb, data);
+}
+
 struct link_arg {
 	struct link_info *li;
 };

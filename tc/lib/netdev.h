@@ -54,4 +54,13 @@ int netdev_peer_tx_csum(const struct link_info *l, char *peer, bool *on);
 /* Sets tx-checksumming of that peer, as ethtool -K PEER tx @on does. */
 int netdev_peer_tx_csum_set(const struct link_info *l, bool on);
 
+/* One request on a new socket of @proto (NETLINK_ROUTE, ...): every
+ * answer goes to @cb (NULL: none expected) until the ack or the end of
+ * the dump.  0 or -errno.
+ */
+struct nlmsghdr;
+typedef int (*netdev_msg_cb)(const struct nlmsghdr *nlh, void *data);
+int netdev_talk(int proto, struct nlmsghdr *nlh, netdev_msg_cb cb,
+		void *data);
+
 #endif /* __BPFWD_NETDEV_H */

@@ -62,7 +62,7 @@
 
 #include "unit_test.h"
 #include "lib/util.h"
-#include "../../bpf/bpfwd.h"
+#include "bpfwd.h"	/* the ABI, bpf/bpfwd.h */
 
 #define SLOT		9	/* the slot of IN's entry */
 #define SLOT_OUT	10	/* the slot of OUT's entry (to lo) */
