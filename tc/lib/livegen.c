@@ -2,8 +2,9 @@
 /* Copyright (c) 2026 The bpfwd authors
  *
  * Generator core: builds the UDP/IPv4 or UDP/IPv6 template with valid
- * checksums, loads gen.o's gen_xmit with the device, the flows and the
- * checksum sum as load-time constants, and runs it in live-frames mode
+ * checksums, loads gen.o's gen_xmit with the device, the flows, the
+ * checksum sum and the template's headers (written back into every
+ * frame) as load-time constants, and runs it in live-frames mode
  * in batches of 64.  Frames are only ever sent out of the device the
  * caller names, in the caller's network namespace.
  */
@@ -289,6 +290,12 @@ int livegen_open(struct livegen_cfg *cfg, struct livegen **gp)
 	g->skel->rodata->gen_sport_off = sport_off;
 	g->skel->rodata->gen_csum_off = csum_off;
 	g->skel->rodata->gen_csum_base = base;
+	/* written back into every frame: Ethernet + IPv4 (34 bytes) or
+	 * IPv6 (54) headers, in 8-byte words
+	 */
+	g->skel->rodata->gen_hdr_words = cfg->ipv6 ? 7 : 5;
+	memcpy((void *)g->skel->rodata->gen_hdr, g->frame,
+	       sizeof(g->skel->rodata->gen_hdr));
 	err = gen__load(g->skel);
 	if (err) {
 		p_err("load gen.o: %s (bpfwd -vv shows the verifier log)",
