@@ -60,7 +60,7 @@ TEST_BPF := $(patsubst tests/netns/%.bpf.c,$(OUTPUT)/tests/bpf/%.o,$(wildcard te
 DEPS	:= clang llvm gcc make pkg-config libbpf-dev libmnl-dev libelf-dev \
 	   zlib1g-dev bpftool iproute2 ethtool iputils-ping jq perl \
 	   python3-docutils util-linux procps socat gnuplot-nox tcpdump \
-	   python3 iperf3 nftables
+	   python3 iperf3 nftables xdp-tools
 
 ifeq ($(SANITIZE),1)
 # the plugin exports bpfwd_exec_util alone: no ASan ODR indicator beside it
@@ -166,6 +166,8 @@ demo: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(OUTPUT)/bpfwd bench method $(DEMO_METHODS) rounds 3 duration 2
 
+# bench.png is the pps table's plot; bench-tcp.png, bench-rtt.png and
+# bench-scale.png the TCP, round-trip and scale tables'
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)mkdir -p $(RESULTS)
@@ -174,8 +176,9 @@ bench: deps
 	@# the tc path's monitor cost needs a sink that consumes skbs
 	$(Q)$(OUTPUT)/bpfwd bench method redirect+mon-errors,redirect+mon-all count tc \
 		rounds $(BENCH_ROUNDS) duration $(BENCH_DURATION) \
-		save $(RESULTS)/bench-tc-monitor.json | tee $(RESULTS)/bench-tc-monitor.txt
-	@echo "  RESULTS  $(RESULTS)/bench.txt $(RESULTS)/bench.json $(RESULTS)/bench.png $(RESULTS)/bench-tc-monitor.txt"
+		save $(RESULTS)/bench-tc-monitor.json plot $(RESULTS)/bench-tc-monitor.png \
+		| tee $(RESULTS)/bench-tc-monitor.txt
+	@echo "  RESULTS  $(RESULTS)/bench*.txt $(RESULTS)/bench*.json $(RESULTS)/bench*.png"
 
 # every man/*.8.rst: bpfwd.8 and the pages of its objects (bpfwd-xdp.8, ...)
 MANS	:= $(patsubst man/%.rst,$(OUTPUT)/man/%,$(wildcard man/*.8.rst))
@@ -228,7 +231,7 @@ help:
 	@echo '  fuzz       the fuzz tests at full length: frames (FUZZ_FRAMES per section),'
 	@echo '             command lines (FUZZ_SECONDS); FUZZ_SEED replays a run'
 	@echo '  demo       install missing packages, build, short bench: bridge vs the tc methods'
-	@echo '  bench      the full bench (BENCH_ROUNDS, BENCH_DURATION) into results/: text, JSON, plot'
+	@echo '  bench      the full bench (BENCH_ROUNDS, BENCH_DURATION) into results/: text, JSON, a plot per table'
 	@echo '  deps       install missing Debian packages: $(DEPS)'
 	@echo '  man        build the man pages into build/man/'
 	@echo '  install    install bpfwd, redirect.o, man pages, tc plugin, bpfwd.h, bash completion'

@@ -206,13 +206,16 @@ struct bpfwd_route_cfg {
 	__u8 __pad[2];
 };
 
-/* Value of bpfwd_rt_stats (per CPU): 256 bytes, four cache lines. */
+/* Value of bpfwd_rt_stats (per CPU): 256 bytes, four cache lines.  No
+ * aligned(64): the kernel keeps per-CPU values 8-byte aligned whatever
+ * the type says, and user space reads them into calloc()'d arrays.
+ */
 struct bpfwd_route_stats {
 	__u64 forwarded;	/* frames sent on by the fast path */
 	__u64 bytes;		/* their bytes */
 	__u64 neigh;		/* tc: of those, by bpf_redirect_neigh() */
 	__u64 passed[BPFWD_RT_REASONS];	/* to the stack, by reason */
-} __attribute__((aligned(64)));
+};
 
 #ifndef __bpf__
 _Static_assert(sizeof(struct bpfwd_route_cfg) == 24, "bpfwd_route_cfg abi");
