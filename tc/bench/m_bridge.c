@@ -10,8 +10,6 @@
  * to the bridge and the row would measure the bridge.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -25,47 +23,6 @@
 #include "lib/util.h"
 
 #define SYNC_WAIT_S	120	/* 100000 stations take a while */
-
-/* bpfwd daemon in the dut, stdout and stderr into @log. */
-static pid_t daemon_start(struct bench *b, int log)
-{
-	char *argv[] = { "bpfwd", "daemon", NULL };
-	pid_t pid;
-
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (!pid) {
-		if (setns(b->ns[NS_DUT], CLONE_NEWNET))
-			_exit(126);
-		dup2(log, STDOUT_FILENO);
-		dup2(log, STDERR_FILENO);
-		execv(BENCH_SELF, argv);
-		_exit(127);
-	}
-	return pid;
-}
-
-static void daemon_stop(struct bench *b)
-{
-	int status, i;
-
-	if (b->tp.daemon <= 0)
-		return;
-	kill(b->tp.daemon, SIGTERM);
-	for (i = 0; i < 300; i++) {
-		if (waitpid(b->tp.daemon, &status, WNOHANG) == b->tp.daemon)
-			break;
-		usleep(10000);
-	}
-	if (i == 300) {
-		kill(b->tp.daemon, SIGKILL);
-		waitpid(b->tp.daemon, &status, 0);
-	}
-	b->tp.daemon = 0;
-}
 
 /* Whether the mirror of BENCH_BR is complete: the bridge in sync, its
  * ports filled in, the stations and gen in its fdb.  In the dut.
@@ -192,7 +149,8 @@ int br_fast_setup(struct bench *b, const struct method *m)
 	if (fd < 0)
 		return -errno;
 	unlink(log);
-	b->tp.daemon = daemon_start(b, fd);
+	b->tp.daemon = bench_spawn(b, NS_DUT,
+				   (char *const[]){ BENCH_SELF, "daemon", NULL }, fd);
 	err = b->tp.daemon < 0 ? b->tp.daemon : wait_sync(b, fd);
 	close(fd);
 	return err;
@@ -209,5 +167,7 @@ void br_fast_teardown(struct bench *b, const struct method *m)
 			pr_warn("bench: bpfwd bridge del %s: %s", BENCH_BR, err);
 	}
 	b->tp.fast_on = false;
-	daemon_stop(b);
+	if (b->tp.daemon > 0)
+		bench_reap(b->tp.daemon, SIGTERM);
+	b->tp.daemon = 0;
 }

@@ -61,7 +61,7 @@ like "$(cat "$TMPDIR_T/err")" "100 stations in bwbr0's fdb over 3 sink ports" \
 unlike "$(cat "$TMPDIR_T/err")" "passed [0-9]+ to the bridge" \
 	"bridge: the fast path rows forwarded on the fast path, not through the bridge"
 is "$(ns_left "$js")" "" "bridge: its namespaces are gone"
-is "$(pgrep -cfx 'bpfwd daemon')" 0 "bridge: no daemon of its left running"
+is "$(pgrep -cfx '/proc/self/exe daemon')" 0 "bridge: no daemon of its left running"
 
 # gen's frames go to the stations round robin and the bridge forwards
 # each to the one sink port its station is on: while br-linux runs, the
