@@ -4,7 +4,9 @@
  * The traffic generator of bpfwd gen and bpfwd bench, loaded only by
  * bpfwd: gen_xmit, an XDP program run by BPF_PROG_RUN in live-frames
  * mode, stamps a flow's UDP source port (and its checksum) into the
- * template frame and redirects it out of the generator's device.
+ * template frame, with gen_stations the station's destination MAC too
+ * (bench's topology bridge), and redirects it out of the generator's
+ * device.
  * (bench's counters and limit programs are benchsink.bpf.c.)
  *
  * gen_seq counts the frames run, so user space knows how many went out
@@ -41,6 +43,12 @@ const volatile __u32 gen_csum_base;
 const volatile __u64 gen_hdr[GEN_HDR_WORDS];	/* the template's first bytes */
 const volatile __u32 gen_hdr_words;	/* how many of them: 5 or 7 */
 
+/* destination MACs, round robin: the template's with its last four
+ * bytes (gen_dmac_lo, host order) counted up; 1: the template's only
+ */
+const volatile __u32 gen_stations = 1;
+const volatile __u32 gen_dmac_lo;
+
 __u64 gen_seq;				/* frames run (user space reads it) */
 
 static __always_inline __u16 csum_fold(__u32 sum)
@@ -68,6 +76,13 @@ int gen_xmit(struct xdp_md *ctx)
 	for (i = 0; i < GEN_HDR_WORDS; i++)
 		if (i < gen_hdr_words)
 			d[i] = gen_hdr[i];
+	if (gen_stations > 1) {
+		__u32 lo = gen_dmac_lo + (__u32)(seq % gen_stations);
+
+		/* after the header write-back: 56 bytes are there */
+		*(__u16 *)(data + 2) = bpf_htons(lo >> 16);
+		*(__u16 *)(data + 4) = bpf_htons(lo & 0xffff);
+	}
 	if (gen_flows > 1) {
 		flow = seq % gen_flows;
 		sport = gen_sport + flow;

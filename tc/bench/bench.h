@@ -13,7 +13,11 @@
  *               row set up both ways
  *   m_scale.c   scale rows: dummy entries in the ports table
  *   m_peer.c    peer rows: xdp-tools' xdp-bench and xdp-forward
+ *   m_bridge.c  bridge topology rows: bpfwd bridge with bpfwd daemon
+ *   m_route.c   router topology rows: bpfwd route, xdp-forward
  *   topo.c      the namespaces and devices gen -- dut -- sink
+ *   topo_bridge.c  topology bridge: N ports, M stations in the fdb
+ *   topo_router.c  topology router: two subnets, R routes
  *   cpu.c       CPU accounting: others' ticks, the dut's run time
  *   measure.c   the generator child and one measured window per row
  *   rounds.c    medians and spreads over the rounds
@@ -30,6 +34,7 @@
 #include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "lib/mon_probes.h"
@@ -66,6 +71,23 @@ struct sample {
 
 struct bench;
 struct benchsink;
+struct livegen_cfg;
+
+/* The topologies (topology keyword): the cross-connect gen -- dut --
+ * sink (topo.c, the default), and topo_bridge.c's and topo_router.c's
+ * built on it.  Each row belongs to one (method.topo).
+ */
+enum bench_topo { TOPO_CROSS, TOPO_BRIDGE, TOPO_ROUTER, TOPO_N };
+struct topology {
+	const char *name;
+	const char *ref;	/* the row every row is compared with */
+	const char *ref_short;	/* its column: "x bridge" */
+	/* after topo_build(), after the sink's counter, gen's frames */
+	int (*build)(struct bench *b);
+	int (*counted)(struct bench *b);
+	void (*gen)(struct bench *b, struct livegen_cfg *c);
+};
+extern const struct topology bench_topos[TOPO_N];
 
 /* Which monitor a row runs while it is measured. */
 enum bench_mon { MON_OFF, MON_ERRORS, MON_ALL, MON_NOBULK };
@@ -98,6 +120,8 @@ struct method {
 	bool loop;			/* xdp-loop: no dut, all on gen's CPU */
 	enum bench_mon mon;		/* monitor rows: which monitor */
 	const struct method *off;	/* monitor rows: the row without it */
+	enum bench_topo topo;		/* the topology it runs in */
+	const char *hook;		/* bridge and route rows: bpfwd's hook */
 	enum bench_kind kind;
 	/* tcp and rtt rows: the pps row they set up (both ways), and the
 	 * row of their kind they are compared with (the bridge's)
@@ -152,6 +176,16 @@ struct bench {
 	int nrows;
 	uint64_t cookie;	/* dut netns cookie, for leftover pins */
 	struct mon mon;		/* a monitor row's monitor, while it runs */
+	/* the topology, and what topo_bridge.c and topo_router.c keep */
+	const struct topology *topo;
+	struct {
+		uint32_t ports, stations, routes;
+		int nsinks;	/* sink ports besides out_dev/sink_dev */
+		char out[16][IF_NAMESIZE], sink[16][IF_NAMESIZE];
+		uint8_t gen_mac[6], dut_mac[6];
+		pid_t daemon;	/* bpfwd daemon while a bridge row runs */
+		bool fast_on;	/* a row's bridge or route add went in */
+	} tp;
 	uint32_t flows;		/* gen's flows for the row being measured */
 	uint8_t gen_mac[6];
 	bool two_way;		/* the sink knows gen's MAC (tcp, rtt rows) */
@@ -214,6 +248,36 @@ void scale_teardown(struct bench *b, const struct method *m);
 const char *need_peer(struct bench *b, const struct method *m);
 int peer_setup(struct bench *b, const struct method *m);
 void peer_teardown(struct bench *b, const struct method *m);
+
+/* m_bridge.c */
+int br_fast_setup(struct bench *b, const struct method *m);
+void br_fast_teardown(struct bench *b, const struct method *m);
+
+/* m_route.c */
+int route_setup(struct bench *b, const struct method *m);
+void route_teardown(struct bench *b, const struct method *m);
+const char *need_xdp_forward(struct bench *b, const struct method *m);
+int xdp_forward_setup(struct bench *b, const struct method *m);
+void xdp_forward_teardown(struct bench *b, const struct method *m);
+
+/* topo_bridge.c, topo_router.c */
+#define BENCH_BR	"bwbr0"		/* the bridge topology's bridge */
+#define BENCH_SELF	"/proc/self/exe"	/* bpfwd, to run its commands */
+#define TOPO_PORTS_MAX	17
+#define TOPO_STATIONS_MAX 120000	/* the fast path's fdb holds 131072 */
+#define TOPO_ROUTES_MAX	500000
+int topo_mac_of(struct bench *b, int ns, const char *dev, uint8_t *mac);
+/* @tool (ip, bridge) -batch in the dut of the lines @fill writes */
+int topo_batch(struct bench *b, const char *tool,
+	       void (*fill)(struct bench *b, FILE *f));
+int topo_bridge_build(struct bench *b);
+int topo_bridge_counted(struct bench *b);
+void topo_bridge_gen(struct bench *b, struct livegen_cfg *c);
+int topo_router_build(struct bench *b);
+void topo_router_gen(struct bench *b, struct livegen_cfg *c);
+/* the reference rows (br-linux, kernel-forward): the topology as it is */
+int topo_noop(struct bench *b, const struct method *m);
+void topo_noop_down(struct bench *b, const struct method *m);
 
 /* m_mon.c */
 const char *need_mon(struct bench *b, const struct method *m);
@@ -284,7 +348,7 @@ struct stat3 row_vs(struct bench *b, struct row *r, struct row *ref,
 /* report.c */
 void print_doc(struct bench *b, double load0, double load1);
 int save_doc(struct bench *b, double load0, double load1);
-int print_list(void);
+int print_list(const struct topology *t);
 
 /* plot.c */
 int plot(struct bench *b);

@@ -28,6 +28,11 @@
  * the window; they report, beside the bridge ratio, the per-round ratio
  * to that row and the ns per packet the monitor adds.
  *
+ * With topology bridge or router the dut is a Linux bridge of many
+ * ports and stations or a router with many routes (topo_bridge.c,
+ * topo_router.c), and the rows are that topology's, compared with its
+ * reference row (the Linux bridge, the kernel's forwarding).
+ *
  * This file is the command line and the command; bench.h lists the
  * others.
  */
@@ -55,6 +60,12 @@ struct bench_args {
 	uint32_t count;		/* count_words[] */
 	uint32_t sink;		/* sink_words[] */
 	char *dev[4];		/* dev GEN DUT_IN DUT_OUT SINK */
+	uint32_t topo;		/* topo_words[] */
+	uint32_t ports, stations, routes;	/* 0: not given */
+};
+
+static const char *const topo_words[TOPO_N] = {
+	[TOPO_CROSS] = "cross", [TOPO_BRIDGE] = "bridge", [TOPO_ROUTER] = "router",
 };
 
 static const char *const count_words[] = { "xdp", "tc" };
@@ -98,6 +109,14 @@ static const struct kw bench_kws[] = {
 		"SINK_NAPI", 0, "the sink's NAPI inline or in a thread"),
 	KW_FN("dev", struct bench_args, dev[0], parse_dev,
 	      "GEN DUT_IN DUT_OUT SINK", 0, "four given devices"),
+	KW_ENUM("topology", struct bench_args, topo, topo_words, "topology",
+		"TOPOLOGY", 0, "what the dut is (default cross)"),
+	KW_U32("ports", struct bench_args, ports, 3, TOPO_PORTS_MAX, "N", 0,
+	       "topology bridge: its ports, gen's and N-1 sinks (default 3)"),
+	KW_U32("stations", struct bench_args, stations, 1, TOPO_STATIONS_MAX,
+	       "M", 0, "topology bridge: destination MACs (default 1000)"),
+	KW_U32("routes", struct bench_args, routes, 1, TOPO_ROUTES_MAX, "R", 0,
+	       "topology router: routes installed (default 1000)"),
 	KW_END
 };
 
@@ -107,7 +126,7 @@ int bench_help(int argc, char **argv)
 {
 	printf(USAGE);
 	kw_usage(stdout, bench_kws, strlen(USAGE));
-	printf("       bpfwd bench list\n"
+	printf("       bpfwd bench list [ topology TOPOLOGY ]\n"
 	       "where  LIST := { all | NAME[,NAME...] }\n");
 	kw_usage_enums(stdout, bench_kws, 7);
 	return BPFWD_EXIT_OK;
@@ -154,11 +173,14 @@ static int parse_methods(struct bench *b, const char *list)
 
 	if (is_word(list, "all")) {
 		for (i = 0; i < bench_nmethods; i++)
-			add_row(b, bench_methods[i]);
+			if (&bench_topos[bench_methods[i]->topo] == b->topo)
+				add_row(b, bench_methods[i]);
 		return 0;
 	}
-	/* the bridge is every row's yardstick: always measured, first */
-	add_row(b, method_find("bridge"));
+	/* the bridge (the topology's reference) is every row's yardstick:
+	 * always measured, first
+	 */
+	add_row(b, method_find(b->topo->ref));
 	snprintf(buf, sizeof(buf), "%s", list);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		const struct method *m = method_find(tok);
@@ -166,6 +188,10 @@ static int parse_methods(struct bench *b, const char *list)
 		if (!m)
 			return usage_err("method \"%s\": unknown, try bpfwd bench list",
 					 tok);
+		if (&bench_topos[m->topo] != b->topo)
+			return usage_err("method \"%s\": a row of topology %s, not %s",
+					 tok, bench_topos[m->topo].name,
+					 b->topo->name);
 		/* a monitor row is compared with its off row, a tcp or
 		 * rtt row with its kind's bridge row, a scale row with its
 		 * row at one entry and the default flows, every row with
@@ -181,6 +207,24 @@ static int parse_methods(struct bench *b, const char *list)
 		if (method_base(m)->limit != LIMIT_NONE)
 			add_row(b, method_find(bench_limit_names[method_base(m)->limit]));
 	}
+	return 0;
+}
+
+/* topology and its keywords: each only with its topology */
+static int topo_args(struct bench *b, const struct bench_args *a)
+{
+	b->topo = &bench_topos[a->topo];
+	if ((a->ports || a->stations) && a->topo != TOPO_BRIDGE)
+		return usage_err("%s: with topology bridge only",
+				 a->ports ? "ports" : "stations");
+	if (a->routes && a->topo != TOPO_ROUTER)
+		return usage_err("routes: with topology router only");
+	if (a->dev[0] && a->topo != TOPO_CROSS)
+		return usage_err("dev: topology %s builds namespaces of its own",
+				 b->topo->name);
+	b->tp.ports = a->ports ? a->ports : 3;
+	b->tp.stations = a->stations ? a->stations : 1000;
+	b->tp.routes = a->routes ? a->routes : 1000;
 	return 0;
 }
 
@@ -204,6 +248,9 @@ static int bench_args(struct bench *b, int argc, char **argv, char **dev)
 	b->count_xdp = a.count == 0;
 	b->sink_thread = a.sink == 1;
 	memcpy(dev, a.dev, sizeof(a.dev));
+	err = topo_args(b, &a);
+	if (err)
+		return err;
 	return parse_methods(b, a.list);
 }
 
@@ -249,6 +296,21 @@ static int bench_report(struct bench *b, double load0)
 	return ret;
 }
 
+/* bpfwd bench list [ topology T ] */
+static int bench_list(int argc, char **argv)
+{
+	size_t t;
+
+	if (!argc)
+		return print_list(&bench_topos[TOPO_CROSS]);
+	if (argc != 2 || !is_word(argv[0], "topology"))
+		return usage_err("list: [ topology TOPOLOGY ] only");
+	for (t = 0; t < TOPO_N; t++)
+		if (!strcmp(argv[1], bench_topos[t].name))
+			return print_list(&bench_topos[t]);
+	return usage_err("unknown topology \"%s\"", argv[1]);
+}
+
 int do_bench(int argc, char **argv)
 {
 	static struct bench bench;
@@ -263,7 +325,7 @@ int do_bench(int argc, char **argv)
 	if (argc > 0 && is_word(*argv, "help"))
 		return bench_help(0, NULL);
 	if (argc > 0 && is_word(*argv, "list"))
-		return print_list();
+		return bench_list(argc - 1, argv + 1);
 	memset(b, 0, sizeof(*b));
 	for (i = 0; i < NS_N; i++)
 		b->ns[i] = -1;
@@ -282,8 +344,12 @@ int do_bench(int argc, char **argv)
 	load0 = loadavg1();
 	b->own_ns = !devs[0];
 	err = b->own_ns ? topo_build(b) : topo_devices(b, devs);
+	if (!err && b->topo->build)
+		err = b->topo->build(b);
 	if (!err)
 		err = sink_counter_add(b);
+	if (!err && b->topo->counted)
+		err = b->topo->counted(b);
 	if (err) {
 		if (b->err[0])
 			p_err("topology: %s", b->err);

@@ -65,6 +65,8 @@ static int gen_child(struct bench *b, int ready_fd, int result_fd)
 	memcpy(cfg.dmac, b->sink_mac, 6);
 	inet_pton(AF_INET, "192.0.2.1", &cfg.src);
 	inet_pton(AF_INET, "192.0.2.2", &cfg.dst);
+	if (b->topo->gen)
+		b->topo->gen(b, &cfg);
 	idx = if_nametoindex(b->gen_dev);
 	if (!idx) {
 		fprintf(stderr, "gen %s: no such device\n", b->gen_dev);
@@ -282,7 +284,8 @@ static void progress(struct bench *b, uint32_t round, struct row *r,
 	fprintf(stderr, " %6.3f Mpps", s->mpps);
 	if (bridge && bridge != r && !method_base(r->m)->loop &&
 	    bridge->s[round].done)
-		fprintf(stderr, "  %.2fx bridge", s->mpps / bridge->s[round].mpps);
+		fprintf(stderr, "  %.2fx %s", s->mpps / bridge->s[round].mpps,
+			b->topo->ref_short);
 	fprintf(stderr, "  (gen %.2f Mpps, others %.0f%% CPU%s)\n", s->gen_mpps,
 		s->others, s->noisy ? ", noisy" : "");
 }

@@ -25,6 +25,12 @@
  * sending (rtt-NAME, rtt-NAME-load), ENTRIES(row, n, limit) and FLOWS(row, n, limit)
  * its rate with n entries in the ports table or n flows from gen, and
  * PEER(cmd) runs another forwarder on the dut.
+ *
+ * Rows of another topology than the cross-connect one name it in .topo
+ * (topology bridge, router: topo_bridge.c, topo_router.c); the topology
+ * is up before the rows, which only add their forwarder to it:
+ *
+ *	{ .name = "br-xdp", .desc = "...", BR_FAST("xdp") }
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -59,6 +65,13 @@ const char *const bench_limit_names[] = {
 #define MON(row, which) \
 	.skip = need_mon, .setup = mon_setup, .teardown = mon_teardown, \
 	.off = &row, .mon = which
+
+#define BR_FAST(hk) \
+	.topo = TOPO_BRIDGE, .hook = hk, \
+	.setup = br_fast_setup, .teardown = br_fast_teardown
+#define ROUTE(hk) \
+	.topo = TOPO_ROUTER, .hook = hk, \
+	.setup = route_setup, .teardown = route_teardown
 
 static const struct method bridge = {
 	.name = "bridge",
@@ -295,6 +308,61 @@ static const struct method xdp_drop = {
 	.setup = xdp_drop_setup, .teardown = xdp_prog_teardown,
 };
 
+/* topology bridge: N ports, M stations, all in the fdb */
+static const struct method br_linux = {
+	.name = "br-linux",
+	.desc = "Linux bridge of the N ports, M stations in its fdb (bridge-nf-call-* off)",
+	.topo = TOPO_BRIDGE, .setup = topo_noop, .teardown = topo_noop_down,
+};
+static const struct method br_tc = {
+	.name = "br-tc", .desc = "the bridge with bpfwd bridge add hook tc, bpfwd daemon running",
+	BR_FAST("tc"),
+};
+static const struct method br_tcx = {
+	.name = "br-tcx", .desc = "the bridge with bpfwd bridge add hook tcx, bpfwd daemon running",
+	.skip = need_tcx, BR_FAST("tcx"),
+};
+static const struct method br_xdp = {
+	.name = "br-xdp", .desc = "the bridge with bpfwd bridge add hook xdp, bpfwd daemon running",
+	BR_FAST("xdp"),
+};
+/* topology router: gen and sink in two subnets, R routes */
+static const struct method kernel_fwd = {
+	.name = "kernel-forward", .desc = "the kernel's IPv4 forwarding, R routes",
+	.topo = TOPO_ROUTER, .setup = topo_noop, .teardown = topo_noop_down,
+};
+static const struct method route_tc = {
+	.name = "route-tc", .desc = "bpfwd route add hook tc (bpf_fib_lookup, bpf_redirect)",
+	ROUTE("tc"),
+};
+static const struct method route_tcx = {
+	.name = "route-tcx", .desc = "bpfwd route add hook tcx",
+	.skip = need_tcx, ROUTE("tcx"),
+};
+static const struct method route_xdp = {
+	.name = "route-xdp", .desc = "bpfwd route add hook xdp (native)",
+	ROUTE("xdp"),
+};
+static const struct method xdp_forward_fib = {
+	.name = "xdp-forward-fib",
+	.desc = "xdp-tools' xdp-forward load -f fib-full (native), a peer",
+	.topo = TOPO_ROUTER, .skip = need_xdp_forward,
+	.setup = xdp_forward_setup, .teardown = xdp_forward_teardown,
+};
+
+const struct topology bench_topos[TOPO_N] = {
+	[TOPO_CROSS] = { .name = "cross", .ref = "bridge", .ref_short = "bridge" },
+	[TOPO_BRIDGE] = {
+		.name = "bridge", .ref = "br-linux", .ref_short = "bridge",
+		.build = topo_bridge_build, .counted = topo_bridge_counted,
+		.gen = topo_bridge_gen,
+	},
+	[TOPO_ROUTER] = {
+		.name = "router", .ref = "kernel-forward", .ref_short = "kernel",
+		.build = topo_router_build, .gen = topo_router_gen,
+	},
+};
+
 const struct method *const bench_methods[] = {
 	&bridge, &bridge_nf, &mirred, &redirect, &redirect_fixed, &clone,
 	&tcx, &act, &act_clone, &xdp_fixed, &xdp, &devmap, &cpumap, &cpumap_pass,
@@ -308,6 +376,8 @@ const struct method *const bench_methods[] = {
 	&tcp_bridge, &tcp_redirect, &tcp_tcx, &tcp_xdp, &tcp_xdp_csum_off,
 	&rtt_bridge, &rtt_redirect, &rtt_tcx, &rtt_xdp,
 	&rtt_bridge_load, &rtt_redirect_load, &rtt_tcx_load, &rtt_xdp_load,
+	&br_linux, &br_tc, &br_tcx, &br_xdp,
+	&kernel_fwd, &route_tc, &route_tcx, &route_xdp, &xdp_forward_fib,
 };
 
 const size_t bench_nmethods = ARRAY_SIZE(bench_methods);

@@ -140,6 +140,19 @@ static const char *const titles[PL_N] = {
 };
 static const char *const ylabels[PL_N] = { "Mpps", "Gbit/s", "us", "Mpps" };
 
+/* The title of plot @k: the pps plot of topology bridge or router
+ * names its reference row.
+ */
+static const char *title_of(struct bench *b, enum plot_kind k, char *buf,
+			    size_t len)
+{
+	if (k != PL_PPS || b->topo == &bench_topos[TOPO_CROSS])
+		return titles[k];
+	snprintf(buf, len, "Mpps reaching the sink\\nbars: median, whiskers: min-max, labels: median per-round ratio to %s",
+		 b->topo->ref);
+	return buf;
+}
+
 static void bars_script(struct bench *b, FILE *g, enum plot_kind k,
 			const char *dat)
 {
@@ -195,6 +208,7 @@ static int plot_one(struct bench *b, enum plot_kind k)
 {
 	char dat[] = "/tmp/bpfwd-bench-XXXXXX", gp[] = "/tmp/bpfwd-plot-XXXXXX";
 	char *argv[] = { "gnuplot", gp, NULL }, out[PATH_MAX], err[ERRLEN];
+	char title[160];
 	const char *ext = strrchr(b->plot, '.');
 	int fd, gfd, ret, n = 0;
 	FILE *f, *g;
@@ -221,7 +235,8 @@ static int plot_one(struct bench *b, enum plot_kind k)
 		ext && !strcmp(ext, ".svg") ? "svg" : "pngcairo",
 		k == PL_SCALE ? 1200 : 1000, out,
 		k == PL_SCALE ? "set multiplot layout 1,2 title" : "set title",
-		titles[k], b->rounds, b->duration, b->size);
+		title_of(b, k, title, sizeof(title)), b->rounds, b->duration,
+		b->size);
 	if (k == PL_SCALE)
 		scale_script(g, dat, n);
 	else

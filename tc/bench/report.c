@@ -279,7 +279,7 @@ static void print_rtt_numbers(struct bench *b, struct row *r, struct row *ref)
 }
 
 static const char *const headers[KIND_N] = {
-	[KIND_PPS] = "method               status    Mpps   (min    max)   x bridge (min   max)  ns/pkt  cpu ns  of limit (cpu)\n",
+	/* KIND_PPS: print_pps_header(), the topology's reference in it */
 	[KIND_TCP] = "TCP, iperf3 gen -> sink, one stream\n"
 		     "method               status   Gbit/s (min    max)  x tcp-bridge (min  max) retransmits\n",
 	[KIND_RTT] = "round trips, ping gen -> sink 500/s, gen idle (us)\n"
@@ -287,6 +287,15 @@ static const char *const headers[KIND_N] = {
 	[KIND_RTT_LOAD] = "round trips, ping gen -> sink 500/s, gen sending as in the pps rows (us)\n"
 			  "method               status     min  median     p99   lost  x rtt-bridge-load     Mpps fwd\n",
 };
+
+static void print_pps_header(struct bench *b)
+{
+	print_string(PRINT_FP, NULL,
+		     "method               status    Mpps   (min    max)   x %-6s",
+		     b->topo->ref_short);
+	print_string(PRINT_FP, NULL, "%s",
+		     " (min   max)  ns/pkt  cpu ns  of limit (cpu)\n");
+}
 
 static void print_row(struct bench *b, struct row *r)
 {
@@ -334,7 +343,9 @@ static void print_rows(struct bench *b)
 				continue;
 			if (!n++ && k)
 				print_nl();
-			if (n == 1)
+			if (n == 1 && k == KIND_PPS)
+				print_pps_header(b);
+			else if (n == 1)
 				print_string(PRINT_FP, NULL, "%s", headers[k]);
 			print_row(b, &b->rows[i]);
 		}
@@ -409,6 +420,23 @@ static void print_machine(void)
 	close_json_object();
 }
 
+/* The topology keyword's: what the dut is, and the row every ratio is
+ * to (JSON ratio_to_bridge is to it).
+ */
+static void print_topo(struct bench *b)
+{
+	const struct topology *t = b->topo;
+
+	print_string(PRINT_ANY, "dut", ", dut %s", t->name);
+	if (t == &bench_topos[TOPO_BRIDGE]) {
+		print_u64(PRINT_ANY, "ports", " of %llu ports", b->tp.ports);
+		print_u64(PRINT_ANY, "stations", ", %llu stations", b->tp.stations);
+	} else if (t == &bench_topos[TOPO_ROUTER]) {
+		print_u64(PRINT_ANY, "routes", " with %llu routes", b->tp.routes);
+	}
+	print_string(PRINT_ANY, "reference", ", rows x %s", t->ref);
+}
+
 static void print_setup(struct bench *b)
 {
 	int i;
@@ -420,6 +448,7 @@ static void print_setup(struct bench *b)
 	print_u64(PRINT_ANY, "size", ", %llu-byte frames", b->size);
 	print_string(PRINT_ANY, "topology", ", %s", b->own_ns ?
 		     "namespaces gen|dut|sink, one-queue veths" : "given devices");
+	print_topo(b);
 	if (b->gen_cpu >= 0)
 		print_u64(PRINT_ANY, "gen_cpu", ", gen on CPU%llu", b->gen_cpu);
 	if (b->napi_threaded)
@@ -485,13 +514,15 @@ int save_doc(struct bench *b, double load0, double load1)
 	return 0;
 }
 
-int print_list(void)
+int print_list(const struct topology *t)
 {
 	size_t i;
 
 	json_begin();
 	open_json_array(NULL);
 	for (i = 0; i < bench_nmethods; i++) {
+		if (&bench_topos[bench_methods[i]->topo] != t)
+			continue;
 		open_json_object(NULL);
 		print_string(PRINT_ANY, "name", "%-20s", bench_methods[i]->name);
 		print_string(PRINT_ANY, "description", " %s",

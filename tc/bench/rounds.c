@@ -43,7 +43,7 @@ struct row *row_named(struct bench *b, const char *name)
 
 struct row *row_ref(struct bench *b, struct row *r)
 {
-	return row_named(b, r->m->ref ? r->m->ref->name : "bridge");
+	return row_named(b, r->m->ref ? r->m->ref->name : b->topo->ref);
 }
 
 /* Samples of a row (clean ones when there are any): its rates, or with

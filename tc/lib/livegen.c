@@ -294,6 +294,10 @@ int livegen_open(struct livegen_cfg *cfg, struct livegen **gp)
 	 * IPv6 (54) headers, in 8-byte words
 	 */
 	g->skel->rodata->gen_hdr_words = cfg->ipv6 ? 7 : 5;
+	g->skel->rodata->gen_stations = cfg->stations;
+	g->skel->rodata->gen_dmac_lo = (uint32_t)cfg->dmac[2] << 24 |
+				       cfg->dmac[3] << 16 | cfg->dmac[4] << 8 |
+				       cfg->dmac[5];
 	memcpy((void *)g->skel->rodata->gen_hdr, g->frame,
 	       sizeof(g->skel->rodata->gen_hdr));
 	err = gen__load(g->skel);

@@ -27,6 +27,10 @@ struct livegen_cfg {
 	const char *dev;		/* for messages */
 	uint32_t size;			/* on the wire, including the FCS */
 	uint32_t flows;
+	/* destination MACs, round robin: dmac, dmac + 1, ... (its last four
+	 * bytes counted up; 0 or 1: dmac only)
+	 */
+	uint32_t stations;
 	bool ipv6;
 	bool have_smac, have_dmac, have_src, have_dst;
 	uint8_t smac[6], dmac[6];

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Copyright (c) 2026 The bpfwd authors
+ *
+ * bpfwd bench rows of topology router (topo_router.c): `bpfwd route add
+ * dev IN dev OUT hook H` in the dut (this bpfwd, executed), and
+ * xdp-tools' xdp-forward (`xdp-forward load -f fib-full`, native XDP
+ * on both ports) as a peer where it is installed: xdp-tools 1.4 and
+ * later; Debian's 1.3.1 has none, and the row says so.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "lib/nsrun.h"
+#include "lib/util.h"
+#include "route_maps.h"
+
+int route_setup(struct bench *b, const struct method *m)
+{
+	int err = RUN(b, NS_DUT, BENCH_SELF, "route", "add", "dev", b->in_dev,
+		      "dev", b->out_dev, "hook", (char *)m->hook);
+
+	b->tp.fast_on = !err;
+	return err;
+}
+
+/* What the fast path did in the row: a line when it passed more than
+ * 1% of gen's frames to the stack (then the row measured the kernel as
+ * much as the fast path), with the main reason.
+ */
+static void fast_share(struct bench *b, const struct method *m)
+{
+	struct bpfwd_route_stats st;
+	struct bpfwd_route_cfg c;
+	uint64_t passed = 0;
+	int i, top = 0;
+	struct rt r;
+
+	if (ns_enter(b->ns[NS_DUT]))
+		return;
+	if (!rt_open(&r, false)) {
+		if (!rt_get(&r, if_nametoindex(b->in_dev), &c) &&
+		    !rt_stats_read(&r, c.slot, &st)) {
+			for (i = 0; i < BPFWD_RT_REASONS; i++) {
+				passed += st.passed[i];
+				if (st.passed[i] > st.passed[top])
+					top = i;
+			}
+			if (passed * 100 > st.forwarded + passed)
+				pr_warn("bench: %s: the fast path forwarded %llu frames, passed %llu to the stack (mostly %s)",
+					m->name, (unsigned long long)st.forwarded,
+					(unsigned long long)passed,
+					rt_reason_name(top) ?: "-");
+		}
+		rt_close(&r);
+	}
+	ns_leave();
+}
+
+void route_teardown(struct bench *b, const struct method *m)
+{
+	const char *dev[] = { b->in_dev, b->out_dev };
+	char err[ERRLEN];
+	int i;
+
+	if (!b->tp.fast_on)
+		return;
+	b->tp.fast_on = false;
+	fast_share(b, m);
+	for (i = 0; i < 2; i++)
+		if (ns_exec(b->ns[NS_DUT], (char *const[]){ BENCH_SELF, "route",
+			    "del", "dev", (char *)dev[i], NULL }, err, sizeof(err)))
+			pr_warn("bench: bpfwd route del dev %s: %s", dev[i], err);
+}
+
+/* Whether @prog is in $PATH (or the sbin directories root has). */
+static bool in_path(const char *prog)
+{
+	const char *env = getenv("PATH");
+	char path[PATH_MAX], dirs[1024], *d, *save;
+
+	snprintf(dirs, sizeof(dirs), "%s:/usr/local/sbin:/usr/sbin:/sbin",
+		 env ? env : "");
+	for (d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		snprintf(path, sizeof(path), "%s/%s", d, prog);
+		if (!access(path, X_OK))
+			return true;
+	}
+	return false;
+}
+
+const char *need_xdp_forward(struct bench *b, const struct method *m)
+{
+	return in_path("xdp-forward") ? NULL :
+		"xdp-forward not installed (xdp-tools 1.4 or later has it; Debian's 1.3.1 has not)";
+}
+
+int xdp_forward_setup(struct bench *b, const struct method *m)
+{
+	return RUN(b, NS_DUT, "xdp-forward", "load", "-f", "fib-full", "-m",
+		   "native", b->in_dev, b->out_dev);
+}
+
+void xdp_forward_teardown(struct bench *b, const struct method *m)
+{
+	RUN(b, NS_DUT, "xdp-forward", "unload", b->in_dev, b->out_dev);
+}
