@@ -50,7 +50,7 @@ DEPS	:= clang llvm gcc make pkg-config libbpf-dev libmnl-dev libelf-dev \
 	   python3-docutils util-linux procps socat gnuplot-nox tcpdump
 
 .DELETE_ON_ERROR:
-.PHONY: all check test demo bench deps install uninstall clean help man vmtest
+.PHONY: soak all check test demo bench deps install uninstall clean help man vmtest
 
 all: $(BPF_OBJS) $(OUTPUT)/bpfwd $(OUTPUT)/e_bpfwd.so
 
@@ -111,6 +111,11 @@ check: deps
 
 test: check
 
+# The crash-safety tests at full length (several hundred kills)
+SOAK_TESTS	:= tests/netns/replace_kill.t
+soak: all
+	$(Q)BPFWD_SOAK=1 prove $(if $(filter 1,$(V)),-v) $(SOAK_TESTS)
+
 # The demo: the bridge comparison of the tc methods, short (under two
 # minutes); make bench: every method, more rounds, kept in results/.
 DEMO_METHODS	?= bridge,mirred,redirect,redirect-fixed,clone,tcx
@@ -164,6 +169,7 @@ help:
 	@echo 'bpfwd make targets:'
 	@echo '  all        build build/bpf/*.o, build/bpfwd, build/e_bpfwd.so (default)'
 	@echo '  check      install missing packages, build, run the tests (prove)'
+	@echo '  soak       the crash-safety tests with several hundred kill -9 each'
 	@echo '  demo       install missing packages, build, short bench: bridge vs the tc methods'
 	@echo '  bench      the full bench (BENCH_ROUNDS, BENCH_DURATION) into results/: text, JSON, plot'
 	@echo '  deps       install missing Debian packages: $(DEPS)'

@@ -59,6 +59,13 @@ struct hook_ops {
 	/* Whether the program is still in place; NULL: nothing to be. */
 	bool (*attached)(struct table *t, uint32_t ifindex,
 			 const struct bpfwd_port *p);
+	/* What is attached, as an entry: @p with the mode (and flags)
+	 * of the program in place, for show and apply; false when
+	 * nothing is.  NULL: the entry is what runs (attached() says
+	 * whether it does).
+	 */
+	bool (*live)(struct table *t, uint32_t ifindex,
+		     const struct bpfwd_port *p, struct bpfwd_port *live);
 	/* port show: the line between "mode M" and the attached state,
 	 * the hook's name included.
 	 */
@@ -103,6 +110,13 @@ int hook_tc_detach(struct table *t, uint32_t ifindex, const char *dev,
 		   const struct bpfwd_port *p);
 bool hook_tc_attached(struct table *t, uint32_t ifindex,
 		      const struct bpfwd_port *p);
+bool hook_tc_live(struct table *t, uint32_t ifindex,
+		  const struct bpfwd_port *p, struct bpfwd_port *live);
+/* replace: whether the port goes to OUT's ingress; without "to" it
+ * keeps the target's to-ingress of @old.
+ */
+bool hook_tc_want_ingress(const struct port_cfg *c,
+			  const struct bpfwd_port *old);
 void hook_tc_show(struct table *t, uint32_t ifindex,
 		  const struct bpfwd_port *p);
 
@@ -116,6 +130,7 @@ void hook_tc_show(struct table *t, uint32_t ifindex,
 	.replace = hook_tc_replace,			\
 	.detach = hook_tc_detach,			\
 	.attached = hook_tc_attached,			\
+	.live = hook_tc_live,				\
 	.show = hook_tc_show,				\
 }
 

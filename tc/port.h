@@ -57,9 +57,15 @@ struct port_cfg {
  * has it, else tc.
  */
 int port_add_cfg(const struct port_cfg *c);
-/* `port replace`: the same for a port that exists (keeps its hook). */
+/* `port replace`: changes a port in place (it keeps its hook and what
+ * @c does not name), or adds it when there is none.
+ */
 int port_replace_cfg(const struct port_cfg *c);
-/* `port del dev @dev [force]`. */
+/* `port del dev @dev [force]`: also a port whose device is gone, by
+ * the name it had.
+ */
 int port_del_dev(const char *dev, bool force);
+/* `port del ifindex @ifindex [force]`. */
+int port_del_ifindex(uint32_t ifindex, bool force);
 
 #endif /* __BPFWD_PORT_H */
