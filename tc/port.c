@@ -395,28 +395,31 @@ static int del_foreign(const char *dev, int in)
 	return 0;
 }
 
-/* The port of device @dev, or of the gone device that was @dev: 0 with
- * @t open, *@in and @p; -ENOENT reported unless @quiet.
+/* The port of device @dev, or else of the gone device that had that
+ * name (deleted, or made again with another ifindex): 0 with @t open,
+ * *@in and @p; -ENOENT reported unless @quiet.
  */
 static int find_by_name(const char *dev, bool quiet, struct table *t,
 			int *in, struct bpfwd_port *p)
 {
+	bool exists = !ifname_check(dev) && if_nametoindex(dev);
 	uint32_t gone;
-	int err;
+	int err = -ENOENT;
 
-	if (ifname_check(dev) == 0 && if_nametoindex(dev)) {
+	if (exists) {
 		*in = if_nametoindex(dev);
 		err = port_find(*in, t, p);
-	} else {
-		err = port_find_gone(dev, &gone, t, p);
-		*in = gone;
-		if (err == -ENOENT && !quiet)
-			p_err("%s: no such device, and no port was made on a device of that name",
-			      dev);
-		return err;
 	}
-	if (err == -ENOENT && !quiet)
+	if (err == -ENOENT) {
+		err = port_find_gone(dev, &gone, t, p);
+		if (!err)
+			*in = gone;
+	}
+	if (err == -ENOENT && !quiet && exists)
 		p_err("%s: not a port", dev);
+	else if (err == -ENOENT && !quiet)
+		p_err("%s: no such device, and no port was made on a device of that name",
+		      dev);
 	return err;
 }
 
