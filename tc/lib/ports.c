@@ -403,8 +403,12 @@ static int names_open(struct table *t, bool create)
 int port_name_put(struct table *t, uint32_t ifindex, const char *name)
 {
 	char v[IF_NAMESIZE] = { 0 };
-	int fd = names_open(t, true), err;
+	int fd, err;
 
+	/* stock tc's directory holds what tc pins (and users remove) */
+	if (t->stock)
+		return 0;
+	fd = names_open(t, true);
 	if (fd < 0)
 		return fd;
 	snprintf(v, sizeof(v), "%s", name);

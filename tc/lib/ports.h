@@ -107,7 +107,8 @@ enum port_target_state port_target_state(uint32_t ifindex);
  * (bpfwd_names: ifindex -> name), so that a port whose device is gone
  * can still be named (port show, port del dev NAME).  The entry's ABI
  * stays as it is; a port without a name there (made by an older bpfwd,
- * or a command killed in between) is named by its ifindex.
+ * or a command killed in between) is named by its ifindex.  Not in the
+ * stock table's directory, which is tc's (hook none ports have none).
  */
 #define BPFWD_MAP_NAMES		"bpfwd_names"
 int port_name_put(struct table *t, uint32_t ifindex, const char *name);
