@@ -53,6 +53,13 @@ struct hook_ops {
 	 */
 	int (*replace)(struct table *t, struct port_cfg *c,
 		       const struct bpfwd_port *old);
+	/* apply: how port @p (on c->in, hook c->hook) differs from what
+	 * @c describes: PORT_SAME (program included), PORT_REPLACE (port
+	 * replace makes it so) or PORT_READD (what replace keeps differs:
+	 * del and add).  NULL: the hook cannot tell, PORT_REPLACE.
+	 */
+	enum port_diff (*differs)(struct table *t, const struct port_cfg *c,
+				  const struct bpfwd_port *p);
 	/* Undoes attach() before the entry goes. */
 	int (*detach)(struct table *t, uint32_t ifindex, const char *dev,
 		      const struct bpfwd_port *p);
@@ -112,6 +119,8 @@ bool hook_tc_attached(struct table *t, uint32_t ifindex,
 		      const struct bpfwd_port *p);
 bool hook_tc_live(struct table *t, uint32_t ifindex,
 		  const struct bpfwd_port *p, struct bpfwd_port *live);
+enum port_diff hook_tc_differs(struct table *t, const struct port_cfg *c,
+			       const struct bpfwd_port *p);
 /* replace: whether the port goes to OUT's ingress; without "to" it
  * keeps the target's to-ingress of @old.
  */
@@ -131,6 +140,7 @@ void hook_tc_show(struct table *t, uint32_t ifindex,
 	.detach = hook_tc_detach,			\
 	.attached = hook_tc_attached,			\
 	.live = hook_tc_live,				\
+	.differs = hook_tc_differs,			\
 	.show = hook_tc_show,				\
 }
 

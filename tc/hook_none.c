@@ -62,6 +62,7 @@ const struct hook_ops hook_none = {
 	.prepare = none_prepare,
 	.attach = none_attach,
 	.replace = none_replace,
+	.differs = hook_tc_differs,
 	.detach = none_detach,
 	.show = hook_tc_show,
 };

@@ -348,6 +348,28 @@ bool hook_tc_live(struct table *t, uint32_t ifindex,
 	return true;
 }
 
+enum port_diff hook_tc_differs(struct table *t, const struct port_cfg *c,
+			       const struct bpfwd_port *p)
+{
+	uint32_t prio = p->hook == BPFWD_HOOK_NONE ? 0 : c->tc.prio ?: 1;
+	bool egress = c->tc.at == PORT_AT_EGRESS;
+	bool ingress = c->tc.to_ingress;
+	struct bpfwd_port run;
+
+	if (egress != !!(p->flags & BPFWD_F_AT_EGRESS) || prio != p->prio)
+		return PORT_READD;
+	if (p->target != (uint32_t)c->out || p->mode != c->mode ||
+	    ingress != !!(p->flags & BPFWD_F_INGRESS))
+		return PORT_REPLACE;
+	if (p->hook == BPFWD_HOOK_NONE)
+		return PORT_SAME;
+	/* the program that runs, not only the entry */
+	if (!hook_tc_live(t, c->in, p, &run) || run.mode != p->mode ||
+	    (run.flags & BPFWD_F_INGRESS) != (p->flags & BPFWD_F_INGRESS))
+		return PORT_REPLACE;
+	return PORT_SAME;
+}
+
 void hook_tc_show(struct table *t, uint32_t ifindex,
 		  const struct bpfwd_port *p)
 {

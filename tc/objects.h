@@ -14,6 +14,7 @@ int do_probe(int argc, char **argv);
 int do_gen(int argc, char **argv);
 int do_bench(int argc, char **argv);
 int do_monitor(int argc, char **argv);
+int do_apply(int argc, char **argv);
 
 int port_help(int argc, char **argv);
 int stats_help(int argc, char **argv);
@@ -21,5 +22,6 @@ int probe_help(int argc, char **argv);
 int gen_help(int argc, char **argv);
 int bench_help(int argc, char **argv);
 int monitor_help(int argc, char **argv);
+int apply_help(int argc, char **argv);
 
 #endif /* __BPFWD_OBJECTS_H */

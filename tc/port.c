@@ -351,6 +351,81 @@ int port_replace_cfg(const struct port_cfg *cfg)
 	return lib_ret(replace(&c, NULL));
 }
 
+int port_spec_parse(int argc, char **argv, struct port_cfg *c)
+{
+	const struct hook_ops *ops;
+	struct spec_parse ps;
+	int err;
+
+	hook_words_init();
+	err = parse_spec(argc, argv, c, &ps);
+	if (err)
+		return err;
+	if (!c->has_hook)
+		pick_hook(c, &ps);
+	ops = hook_by_id(c->hook);
+	return ops->parse(c, false, foreign_kw(ops, &ps));
+}
+
+/* How the port that is there (@t, @old) differs from @c. */
+static enum port_diff port_differs(struct table *t, const struct port_cfg *c,
+				   const struct bpfwd_port *old)
+{
+	const struct hook_ops *ops = hook_by_id(old->hook);
+
+	if (!ops || old->hook != c->hook)
+		return PORT_READD;
+	return ops->differs ? ops->differs(t, c, old) : PORT_REPLACE;
+}
+
+static int readd(struct port_cfg *c)
+{
+	int err = port_del_dev(c->dev, false);
+
+	if (err)
+		return err;
+	err = add(c, NULL);
+	if (err)
+		p_err("%s: the port was deleted to move it; its add failed: it is gone",
+		      c->dev);
+	return err;
+}
+
+int port_apply_cfg(const struct port_cfg *cfg, enum port_did *did)
+{
+	struct port_cfg c = *cfg;
+	struct bpfwd_port old;
+	enum port_diff diff;
+	struct table t;
+	int err;
+
+	if (need_root())
+		return -EPERM;
+	if (resolve_pair(c.dev, c.to, &c.in, &c.out))
+		return -ENODEV;
+	err = port_find(c.in, &t, &old);
+	if (err == -ENOENT) {
+		*did = PORT_ADDED;
+		return lib_ret(add(&c, NULL));
+	}
+	if (err)
+		return err;
+	diff = port_differs(&t, &c, &old);
+	table_close(&t);
+	if (diff == PORT_SAME) {
+		*did = PORT_UNCHANGED;
+		return 0;
+	}
+	if (diff == PORT_READD) {
+		*did = PORT_READDED;
+		return lib_ret(readd(&c));
+	}
+	/* everything @c does not name is its default here, not kept */
+	c.has_mode = true;
+	*did = PORT_REPLACED;
+	return lib_ret(replace(&c, NULL));
+}
+
 /* Detaches the port's program and removes its entry and counters. */
 static int remove_port(struct table *t, uint32_t ifindex, const char *dev,
 		       const struct bpfwd_port *p)
