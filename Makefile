@@ -153,11 +153,16 @@ install: all man
 	install -m 0644 $(OUTPUT)/bpf/redirect.o $(DESTDIR)$(PREFIX)/lib/bpf/
 	install -m 0644 $(MANS) $(DESTDIR)$(PREFIX)/share/man/man8/
 	install -m 0755 $(OUTPUT)/e_bpfwd.so $(DESTDIR)$(TC_LIB_DIR)/e_bpfwd.so
+	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system $(DESTDIR)/etc/bpfwd
+	sed 's|@SBINDIR@|$(PREFIX)/sbin|g' systemd/bpfwd.service > $(DESTDIR)$(PREFIX)/lib/systemd/system/bpfwd.service
+	install -m 0644 etc/bpfwd.conf.example $(DESTDIR)/etc/bpfwd/bpfwd.conf.example
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/sbin/bpfwd $(DESTDIR)$(PREFIX)/lib/bpf/redirect.o \
 		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man8/,$(notdir $(MANS))) \
-		$(DESTDIR)$(TC_LIB_DIR)/e_bpfwd.so
+		$(DESTDIR)$(TC_LIB_DIR)/e_bpfwd.so \
+		$(DESTDIR)$(PREFIX)/lib/systemd/system/bpfwd.service \
+		$(DESTDIR)/etc/bpfwd/bpfwd.conf.example
 
 vmtest:
 	$(MAKE) -C kernel vmtest $(if $(KERNEL),KERNEL=$(KERNEL))
@@ -173,7 +178,7 @@ help:
 	@echo '  demo       install missing packages, build, short bench: bridge vs the tc methods'
 	@echo '  bench      the full bench (BENCH_ROUNDS, BENCH_DURATION) into results/: text, JSON, plot'
 	@echo '  deps       install missing Debian packages: $(DEPS)'
-	@echo '  install    install bpfwd, redirect.o, man pages, tc plugin (PREFIX, DESTDIR, TC_LIB_DIR)'
+	@echo '  install    install bpfwd, redirect.o, man pages, tc plugin, bpfwd.service, /etc/bpfwd/bpfwd.conf.example (PREFIX, DESTDIR, TC_LIB_DIR)'
 	@echo '  vmtest     boot test kernels in QEMU and run tests/vm (KERNEL=deb61|deb612|patched)'
 	@echo '  clean      remove build/'
 	@echo 'Variables: V=1 (full commands), OUTPUT=dir (default build/)'

@@ -116,6 +116,16 @@ out=$(bpfwd_ns "$dut" -j apply "$TMPDIR_T/fail.conf" 2>/dev/null)
 is "$(jq -c . <<<"$out")" "{\"error\":\"nosuch0: no such device\",\"command\":\"apply $TMPDIR_T/fail.conf: line 2:\"}" \
 	"failing line 2, -j: one JSON error object"
 
+## the shipped example configuration: applies (all commented out), and
+## its commented lines are port specs (they fail only on the devices)
+out=$(apply "$TOP/etc/bpfwd.conf.example" 2>&1)
+is "$?:$out" "0:" "etc/bpfwd.conf.example applies as it is: nothing to do"
+sed -n 's/^#port /port /p' "$TOP/etc/bpfwd.conf.example" >"$TMPDIR_T/example.conf"
+ge "$(wc -l <"$TMPDIR_T/example.conf")" 3 "the example has port lines"
+out=$(apply "$TMPDIR_T/example.conf" 2>&1)
+is "$?" 1 "its port lines: no usage error, only devices missing"
+like "$out" "line 1: eth1: no such device" "its port lines: the first device is missing"
+
 out=$(apply "$TMPDIR_T/none.conf" 2>&1)
 is "$?:$out" "1:bpfwd: apply $TMPDIR_T/none.conf: No such file or directory" "a missing file"
 if [ ! -e /etc/bpfwd/bpfwd.conf ]; then

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Copyright (c) 2026 The bpfwd authors
 #
-# The JSON of stats (once, percpu, interval), port show, probe and
-# monitor is what the man pages' JSON OUTPUT sections say: every
+# The JSON of stats (once, percpu, interval), port show, apply, probe
+# and monitor is what the man pages' JSON OUTPUT sections say: every
 # documented key is in
 # every object it is documented for, with a documented type; every key
 # the commands print is documented; counts and rates never share a key
@@ -186,6 +186,12 @@ check_schema "$doc" "$MAN" "bpfwd -j port show"
 is "$(jq -c '[.[] | select(.dev == null) | [.name, .to, .to_state, .attached]]' <<<"$doc")" \
 	'[["a0",null,"gone",false]]' "port show: the gone port: dev null, its name, to null, gone, detached"
 bpfwd_ns "$dut" port del dev a0 || not_ok "port del of the gone a0"
+
+# apply: d0 as it is, d1 by the file
+printf 'port add dev d0 to d1 hook tc\nport add dev d1 to d0 hook tc mode clone\n' >"$TMPDIR_T/apply.conf"
+doc=$(bpfwd_ns "$dut" -j apply "$TMPDIR_T/apply.conf" prune)
+check_schema "$doc" "$TOP/man/bpfwd-apply.8.rst" "bpfwd -j apply"
+is "$(jq -c 'map(.action)' <<<"$doc")" '["unchanged","replaced"]' "apply: what it did"
 
 # probe
 doc=$(bpfwd_ns "$dut" -j probe)
