@@ -13,6 +13,7 @@
 #    (read with tc / bpftool, not with bpfwd), and show's target and
 #    mode are the old configuration or the new one;
 #  - the same replace again gives the new one, also in the table entry.
+# And port add, killed: a replace with its words completes the port.
 # 16 kills per hook here; BPFWD_SOAK=1 (make soak) makes it 300.
 source "$(dirname "$0")/../lib.sh"
 need_bpfwd
@@ -178,6 +179,26 @@ for hook in $(tc_hooks); do
 	bpfwd_ns "$dut" port replace dev d0 to d1 mode clone
 	is "$(prog_mode "$hook") $(entry_mode)" "clone clone" \
 		"$hook: replace ... mode clone then swaps the program (decided from what is attached)"
+	# a killed port add: no port, or a port that one replace with the
+	# same words completes (the entry goes in before the program)
+	bpfwd_ns "$dut" port del dev d0
+	adds=$((KILLS / 4)) partial=0 unrepaired=0
+	for ((i = 0; i < adds; i++)); do
+		"${SLOW[@]}" "$BPFWD" -n "$dut" port add dev d0 to d1 mode clone hook "$hook" 2>/dev/null &
+		pid=$!
+		r=$((RANDOM % ms))
+		sleep "$(printf '%d.%03d' $((r / 1000)) $((r % 1000)))"
+		kill -9 $pid 2>/dev/null
+		wait $pid 2>/dev/null
+		[ "$(shown)" = "d1 clone true" ] || [ "$(shown)" = "null null null" ] ||
+			partial=$((partial + 1))
+		bpfwd_ns "$dut" port replace dev d0 to d1 mode clone hook "$hook"
+		[ "$(shown) $(prog_mode "$hook")" = "d1 clone true clone" ] ||
+			unrepaired=$((unrepaired + 1))
+		bpfwd_ns "$dut" port del dev d0
+	done
+	diag "$hook: $partial of $adds killed adds left a port without its program"
+	is "$unrepaired" 0 "$hook: after a killed add, one replace gives the port with its program"
 	topo_del
 done
 has_tcx || skip "tcx: this kernel has no tcx (needs 6.6)"
