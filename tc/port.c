@@ -238,6 +238,22 @@ static int add_entry(struct table *t, struct port_cfg *c,
 	return err;
 }
 
+/* Whether port @p is what this add writes, without its program: an
+ * add killed between entry and program, which the same add completes.
+ */
+static bool add_killed(struct table *t, const struct port_cfg *c,
+		       const struct bpfwd_port *p)
+{
+	const struct hook_ops *ops = hook_by_id(p->hook);
+
+	return ops && p->hook == c->hook && ops->attached && ops->differs &&
+	       !ops->attached(t, c->in, p) && p->target == (uint32_t)c->out &&
+	       p->mode == c->mode && ops->differs(t, c, p) == PORT_REPLACE;
+}
+
+static int replace_found(struct port_cfg *c, const struct spec_parse *ps,
+			 struct table *t, const struct bpfwd_port *old);
+
 /* 0, -errno (reported) or BPFWD_EXIT_USAGE. */
 static int add(struct port_cfg *c, const struct spec_parse *ps)
 {
@@ -262,6 +278,8 @@ static int add(struct port_cfg *c, const struct spec_parse *ps)
 	if (ops->stock && stock_check_layout(false))
 		return -EEXIST;
 	err = port_find(c->in, &t, &p);
+	if (!err && add_killed(&t, c, &p))
+		return replace_found(c, ps, &t, &p);
 	if (!err) {
 		p_err("%s: already a port (to ifindex %u, hook %s); use port replace or port del",
 		      c->dev, p.target, hook_name(p.hook));
@@ -288,15 +306,45 @@ static int add(struct port_cfg *c, const struct spec_parse *ps)
 	return err;
 }
 
+/* Changes port @old (found in @t, which it closes) in place: the hook
+ * stays, the hook's replace does the rest.  0, -errno (reported) or
+ * BPFWD_EXIT_USAGE.
+ */
+static int replace_found(struct port_cfg *c, const struct spec_parse *ps,
+			 struct table *t, const struct bpfwd_port *old)
+{
+	const struct hook_ops *ops;
+	int err;
+
+	if (c->has_hook && c->hook != old->hook) {
+		p_err("%s: replace keeps the hook (%s); to move the port to hook %s, del and add it",
+		      c->dev, hook_name(old->hook), hook_name(c->hook));
+		table_close(t);
+		return -EINVAL;
+	}
+	c->hook = old->hook;
+	if (!c->has_mode)
+		c->mode = old->mode;
+	ops = hook_by_id(old->hook);
+	err = ops->parse(c, true, foreign_kw(ops, ps));
+	if (!err)
+		err = ops->replace(t, c, old);
+	if (!err)
+		port_name_put(t, c->in, c->dev);
+	if (!err)
+		pr_info("%s: port to %s, mode %s, hook %s", c->dev,
+			c->to ?: "-", port_mode_name(c->mode), ops->name);
+	table_close(t);
+	return err;
+}
+
 /* Changes the port in place, as iproute2's replace does: a port that
  * does not exist is added, and what the command does not name stays
  * (mode, target with its to-ingress, hook, at, prio; the XDP hook's
- * own keywords as hook_xdp.c keeps them).  The hook's replace does the
- * rest.  0, -errno (reported) or BPFWD_EXIT_USAGE.
+ * own keywords as hook_xdp.c keeps them).
  */
 static int replace(struct port_cfg *c, const struct spec_parse *ps)
 {
-	const struct hook_ops *ops;
 	struct bpfwd_port old;
 	struct table t;
 	int err;
@@ -308,28 +356,7 @@ static int replace(struct port_cfg *c, const struct spec_parse *ps)
 	err = port_find(c->in, &t, &old);
 	if (err == -ENOENT)
 		return add(c, ps);
-	if (err)
-		return err;
-	if (c->has_hook && c->hook != old.hook) {
-		p_err("%s: replace keeps the hook (%s); to move the port to hook %s, del and add it",
-		      c->dev, hook_name(old.hook), hook_name(c->hook));
-		table_close(&t);
-		return -EINVAL;
-	}
-	c->hook = old.hook;
-	if (!c->has_mode)
-		c->mode = old.mode;
-	ops = hook_by_id(old.hook);
-	err = ops->parse(c, true, foreign_kw(ops, ps));
-	if (!err)
-		err = ops->replace(&t, c, &old);
-	if (!err)
-		port_name_put(&t, c->in, c->dev);
-	if (!err)
-		pr_info("%s: port to %s, mode %s, hook %s", c->dev,
-			c->to ?: "-", port_mode_name(c->mode), ops->name);
-	table_close(&t);
-	return err;
+	return err ? err : replace_found(c, ps, &t, &old);
 }
 
 static int lib_ret(int err)

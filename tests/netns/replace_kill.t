@@ -13,7 +13,7 @@
 #    (read with tc / bpftool, not with bpfwd), and show's target and
 #    mode are the old configuration or the new one;
 #  - the same replace again gives the new one, also in the table entry.
-# And port add, killed: a replace with its words completes the port.
+# And port add, killed: the same add again completes the port.
 # 16 kills per hook here; BPFWD_SOAK=1 (make soak) makes it 300.
 source "$(dirname "$0")/../lib.sh"
 need_bpfwd
@@ -179,8 +179,8 @@ for hook in $(tc_hooks); do
 	bpfwd_ns "$dut" port replace dev d0 to d1 mode clone
 	is "$(prog_mode "$hook") $(entry_mode)" "clone clone" \
 		"$hook: replace ... mode clone then swaps the program (decided from what is attached)"
-	# a killed port add: no port, or a port that one replace with the
-	# same words completes (the entry goes in before the program)
+	# a killed port add: no port, or a port without its program (the
+	# entry goes in first) that the same add completes
 	bpfwd_ns "$dut" port del dev d0
 	adds=$((KILLS / 4)) partial=0 unrepaired=0
 	for ((i = 0; i < adds; i++)); do
@@ -192,13 +192,26 @@ for hook in $(tc_hooks); do
 		wait $pid 2>/dev/null
 		[ "$(shown)" = "d1 clone true" ] || [ "$(shown)" = "null null null" ] ||
 			partial=$((partial + 1))
-		bpfwd_ns "$dut" port replace dev d0 to d1 mode clone hook "$hook"
+		bpfwd_ns "$dut" port add dev d0 to d1 mode clone hook "$hook"
 		[ "$(shown) $(prog_mode "$hook")" = "d1 clone true clone" ] ||
 			unrepaired=$((unrepaired + 1))
 		bpfwd_ns "$dut" port del dev d0
 	done
 	diag "$hook: $partial of $adds killed adds left a port without its program"
-	is "$unrepaired" 0 "$hook: after a killed add, one replace gives the port with its program"
+	# the state such a kill leaves, made on purpose: the entry, no program
+	bpfwd_ns "$dut" port add dev d0 to d1 mode clone hook "$hook" || die "$hook: port add"
+	if [ "$hook" = tcx ]; then
+		rm "$PIN_DIR/link_${D0}_ingress"
+	else
+		in_ns "$dut" tc filter del dev d0 ingress
+	fi
+	is "$(shown)" "d1 clone false" "$hook: an entry without its program: shown detached"
+	check "$hook: the same add completes it" bpfwd_ns "$dut" port add dev d0 to d1 mode clone hook "$hook"
+	is "$(shown) $(prog_mode "$hook")" "d1 clone true clone" "$hook: the port with its program"
+	out=$(bpfwd_ns "$dut" port add dev d0 to d2 mode clone hook "$hook" 2>&1)
+	like "$?:$out" "^1:.*d0: already a port" "$hook: another add on it is still refused"
+	bpfwd_ns "$dut" port del dev d0
+	is "$unrepaired" 0 "$hook: after a killed add, the same add gives the port with its program"
 	topo_del
 done
 has_tcx || skip "tcx: this kernel has no tcx (needs 6.6)"
