@@ -10,18 +10,28 @@
  *                   count tc).
  *   cnt_xdp_drop    XDP: counts and drops (the sink's XDP counter, count
  *                   xdp, and the xdp-drop and xdp-loop rows).
+ *   cnt_xdp_gen     XDP: counts and drops gen's frames (UDP/IPv4 to port
+ *                   9), passes the rest (the sink's counter in the
+ *                   latency rows, where pings must get through).
  *   fixed_redir     tc: bpf_redirect() to a target fixed at load time,
  *                   with no table and no counters: what the table-driven
  *                   redirect_xmit is measured against.
+ *   fixed_xdp_redir XDP: the same for the XDP path (the xdp-fixed row,
+ *                   the XDP rows' limit).
  *
  * Each loaded copy has its own bench_cnt, which bench reads around the
  * measured window.
  */
 #include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <linux/in.h>
+#include <linux/udp.h>
 #include <linux/pkt_cls.h>
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
 
-const volatile __u32 fixed_target;	/* fixed_redir's target ifindex */
+const volatile __u32 fixed_target;	/* fixed_*redir's target ifindex */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -65,8 +75,31 @@ int cnt_xdp_drop(struct xdp_md *ctx)
 	return XDP_DROP;
 }
 
+SEC("xdp")
+int cnt_xdp_gen(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	void *end = (void *)(long)ctx->data_end;
+	struct ethhdr *eth = data;
+	struct iphdr *ip = data + sizeof(*eth);
+	struct udphdr *udp = (void *)(ip + 1);
+
+	if ((void *)(udp + 1) > end || eth->h_proto != bpf_htons(ETH_P_IP) ||
+	    ip->protocol != IPPROTO_UDP || ip->ihl != 5 ||
+	    udp->dest != bpf_htons(9))
+		return XDP_PASS;
+	count();
+	return XDP_DROP;
+}
+
 SEC("tc")
 int fixed_redir(struct __sk_buff *skb)
+{
+	return bpf_redirect(fixed_target, 0);
+}
+
+SEC("xdp")
+int fixed_xdp_redir(struct xdp_md *ctx)
 {
 	return bpf_redirect(fixed_target, 0);
 }

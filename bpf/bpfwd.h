@@ -143,4 +143,228 @@ _Static_assert(sizeof(struct bpfwd_port) == 32, "bpfwd_port abi");
 _Static_assert(sizeof(struct bpfwd_stats) == 64, "bpfwd_stats abi");
 #endif
 
+/* ---- route: the routing fast path (route.o, bpfwd route) ----
+ *
+ * Maps pinned in <bpffs>/bpfwd/<netns cookie>/route/:
+ *   bpfwd_rt_cfg    HASH ifindex -> struct bpfwd_route_cfg: the ingress
+ *                   devices on the fast path
+ *   bpfwd_rt_stats  PERCPU_ARRAY cfg.slot -> struct bpfwd_route_stats
+ *   bpfwd_rt_dev    XDP: DEVMAP_HASH ifindex -> struct bpf_devmap_val,
+ *                   the devices XDP may send to (the route devices)
+ */
+#define BPFWD_MAP_RT_CFG	"bpfwd_rt_cfg"
+#define BPFWD_MAP_RT_STATS	"bpfwd_rt_stats"
+#define BPFWD_MAP_RT_DEV	"bpfwd_rt_dev"
+#define BPFWD_RT_MAX_DEVS	256	/* route devices per namespace */
+
+/* Why a frame went to the stack instead of the fast path. */
+enum bpfwd_route_reason {
+	BPFWD_RT_NOT_IP		= 0,	/* not IPv4/IPv6 (ARP, VLAN tag, ...) */
+	BPFWD_RT_NOT_HOST	= 1,	/* not to the device's MAC */
+	BPFWD_RT_MULTICAST	= 2,	/* broadcast or multicast */
+	BPFWD_RT_OPTIONS	= 3,	/* IPv4 options, IPv6 ext. headers */
+	BPFWD_RT_FRAGMENT	= 4,	/* IP fragment */
+	BPFWD_RT_BAD_HEADER	= 5,	/* bad header: the kernel drops it */
+	BPFWD_RT_TTL		= 6,	/* TTL / hop limit <= 1 */
+	BPFWD_RT_MARTIAN	= 7,	/* martian or link-local address */
+	BPFWD_RT_ICMP_ERROR	= 8,	/* ICMP error: ECMP hashes its inner
+					 * header */
+	BPFWD_RT_NOT_FWDED	= 9,	/* local destination, broadcast, no
+					 * route */
+	BPFWD_RT_BLACKHOLE	= 10,
+	BPFWD_RT_UNREACHABLE	= 11,
+	BPFWD_RT_PROHIBIT	= 12,
+	BPFWD_RT_FWD_DISABLED	= 13,	/* forwarding off on the device */
+	BPFWD_RT_FRAG_NEEDED	= 14,	/* too big for the egress MTU */
+	BPFWD_RT_NO_NEIGH	= 15,	/* neighbour unresolved (XDP) */
+	BPFWD_RT_UNSUPPORTED	= 16,	/* lightweight tunnel route */
+	BPFWD_RT_SAME_DEV	= 17,	/* out where it came in: the kernel
+					 * may send an ICMP redirect */
+	BPFWD_RT_NO_DEVMAP	= 18,	/* XDP: egress not a route device */
+	BPFWD_RT_RPF		= 19,	/* reverse path (rp_filter) fails */
+	BPFWD_RT_ERROR		= 20,	/* bpf_fib_lookup() failed */
+	__BPFWD_RT_MAX,
+};
+#define BPFWD_RT_REASONS	29	/* room in the counters */
+
+/* bpfwd_route_cfg.flags */
+#define BPFWD_RT_F_RPF_STRICT	(1U << 0)	/* rp_filter 1 */
+#define BPFWD_RT_F_RPF_LOOSE	(1U << 1)	/* rp_filter 2 */
+#define BPFWD_RT_F_OWN_CLSACT	(1U << 2)	/* bpfwd created the clsact */
+#define BPFWD_RT_F_XDP_GENERIC	(1U << 3)	/* XDP in skb mode */
+#define BPFWD_RT_F_NO_IP6	(1U << 4)	/* the kernel does not route IPv6
+						 * from here (all.forwarding 0,
+						 * disable_ipv6 1): pass it */
+
+/* Value of bpfwd_rt_cfg. */
+struct bpfwd_route_cfg {
+	__u32 slot;		/* index into bpfwd_rt_stats */
+	__u32 flags;		/* BPFWD_RT_F_* */
+	__u32 hook;		/* enum bpfwd_hook */
+	__u32 prio;		/* tc priority, 0 when not tc */
+	__u8 mac[6];		/* the device's MAC (XDP: "for us?") */
+	__u8 __pad[2];
+};
+
+/* Value of bpfwd_rt_stats (per CPU): 256 bytes, four cache lines.  No
+ * aligned(64): the kernel keeps per-CPU values 8-byte aligned whatever
+ * the type says, and user space reads them into calloc()'d arrays.
+ */
+struct bpfwd_route_stats {
+	__u64 forwarded;	/* frames sent on by the fast path */
+	__u64 bytes;		/* their bytes */
+	__u64 neigh;		/* tc: of those, by bpf_redirect_neigh() */
+	__u64 passed[BPFWD_RT_REASONS];	/* to the stack, by reason */
+};
+
+#ifndef __bpf__
+_Static_assert(sizeof(struct bpfwd_route_cfg) == 24, "bpfwd_route_cfg abi");
+_Static_assert(sizeof(struct bpfwd_route_stats) == 256, "bpfwd_route_stats abi");
+_Static_assert(__BPFWD_RT_MAX <= BPFWD_RT_REASONS, "route reasons");
+#endif
+/* ---- end route ---- */
+
+/* ---- bridge: the fast path of an existing Linux bridge (bridge.o) ----
+ *
+ * Pinned by name under <bpffs>/bpfwd/<netns cookie>/bridge/.  The daemon
+ * (`bpfwd daemon`) mirrors the kernel's bridge state into them; the
+ * programs br_tc / br_xdp read them and write only bpfwd_br_fdb.seen and
+ * the counters.
+ */
+#define BPFWD_MAP_BR		"bpfwd_br"	  /* bridge ifindex -> bpfwd_br */
+#define BPFWD_MAP_BR_PORTS	"bpfwd_br_ports"  /* port ifindex -> bpfwd_br_port */
+#define BPFWD_MAP_BR_FDB	"bpfwd_br_fdb"	  /* fdb_key -> bpfwd_br_fdb */
+#define BPFWD_MAP_BR_STATS	"bpfwd_br_stats"  /* bridge ifindex -> stats */
+
+#define BPFWD_BR_MAX_BRIDGES	64
+#define BPFWD_BR_MAX_FDB	131072
+/* A heartbeat older than this makes every program pass everything. */
+#define BPFWD_BR_STALE_NS	3000000000ULL
+
+/* bpfwd_br.flags */
+#define BPFWD_BR_F_SYNC		(1U << 0)	/* the mirror matches the kernel */
+#define BPFWD_BR_F_VLAN_FILTERING (1U << 1)	/* bridge vlan_filtering 1 */
+#define BPFWD_BR_F_XDP_GENERIC	(1U << 2)	/* hook xdp in skb mode */
+#define BPFWD_BR_F_FORCE	(1U << 3)	/* added over bridge filtering */
+/* br_netfilter looks at bridged IPv4 / IPv6 (bridge-nf-call-iptables or
+ * the bridge's nf_call_iptables, and ip6tables): even without rules it
+ * drops bad headers and trims what follows the IP packet, so the fast
+ * path does the same checks and the same trim
+ */
+#define BPFWD_BR_F_NF_IP4	(1U << 4)
+#define BPFWD_BR_F_NF_IP6	(1U << 5)
+
+/* Value of bpfwd_br (key: the bridge's ifindex, __u32). */
+struct bpfwd_br {
+	__u64 heartbeat;	/* CLOCK_MONOTONIC ns of the daemon's last beat */
+	__u64 mac;		/* the bridge's address, as fdb_key.mac */
+	__u32 flags;		/* BPFWD_BR_F_* */
+	__u32 hook;		/* enum bpfwd_hook of its ports */
+	__u32 daemon;		/* pid of the daemon that keeps it, 0: none */
+	__u32 __pad;
+};
+
+/* bpfwd_br_port.flags: the bridge's port flags (IFLA_BRPORT_*) that the
+ * rule reads, and how bpfwd attached to the port.
+ */
+#define BPFWD_BRP_LEARNING	(1U << 0)
+#define BPFWD_BRP_UNICAST_FLOOD	(1U << 1)
+#define BPFWD_BRP_ISOLATED	(1U << 2)
+#define BPFWD_BRP_HAIRPIN	(1U << 3)
+#define BPFWD_BRP_LOCKED	(1U << 4)
+#define BPFWD_BRP_MAB		(1U << 5)
+#define BPFWD_BRP_NEIGH_SUPPRESS (1U << 6)
+#define BPFWD_BRP_PROXYARP	(1U << 7)	/* proxyarp or proxyarp_wifi */
+#define BPFWD_BRP_BACKUP	(1U << 8)	/* has a backup port */
+#define BPFWD_BRP_SYNCED	(1U << 16)	/* the daemon filled it in */
+#define BPFWD_BRP_XDP_TX	(1U << 17)	/* takes XDP frames (native) */
+#define BPFWD_BRP_OWN_CLSACT	(1U << 18)	/* bpfwd created its clsact */
+/* flags that make the port pass what it receives */
+#define BPFWD_BRP_IN_PASS	(BPFWD_BRP_LOCKED | BPFWD_BRP_MAB | \
+				 BPFWD_BRP_NEIGH_SUPPRESS | BPFWD_BRP_PROXYARP)
+
+/* STP port states (linux/if_bridge.h BR_STATE_*) */
+#define BPFWD_BR_STATE_LEARNING	2
+#define BPFWD_BR_STATE_FORWARDING 3
+
+/* Value of bpfwd_br_ports (key: the port's ifindex, __u32). */
+struct bpfwd_br_port {
+	__u32 bridge;		/* ifindex of its bridge */
+	__u32 state;		/* STP state, BR_STATE_* */
+	__u32 flags;		/* BPFWD_BRP_* */
+	__u32 mtu;
+	__u32 hook;		/* enum bpfwd_hook bpfwd attached with */
+	__u32 __pad[3];
+};
+
+/* Key of bpfwd_br_fdb.  @mac holds the address in its first six bytes
+ * in memory (the last two are zero), so programs and user space compare
+ * it as one __u64; @vlan is 0 without vlan_filtering.
+ */
+struct bpfwd_br_fdb_key {
+	__u32 bridge;		/* ifindex of the bridge */
+	__u32 vlan;
+	__u64 mac;
+};
+
+/* bpfwd_br_fdb.flags (from the kernel's NUD_ and NTF_ flags) */
+#define BPFWD_FDB_LOCAL		(1U << 0)	/* the bridge's own (permanent) */
+#define BPFWD_FDB_STATIC	(1U << 1)	/* NUD_NOARP: never ages */
+#define BPFWD_FDB_EXT_LEARN	(1U << 2)	/* NTF_EXT_LEARNED */
+#define BPFWD_FDB_STICKY	(1U << 3)	/* NTF_STICKY: never moves */
+#define BPFWD_FDB_LOCKED	(1U << 4)	/* NTF_EXT_LOCKED */
+/* entries the bridge never ages (the daemon does not refresh them) */
+#define BPFWD_FDB_NO_AGE	(BPFWD_FDB_LOCAL | BPFWD_FDB_STATIC | \
+				 BPFWD_FDB_EXT_LEARN)
+/* entries the bridge never moves to the port a source shows up on */
+#define BPFWD_FDB_NO_MOVE	(BPFWD_FDB_LOCAL | BPFWD_FDB_STICKY)
+
+/* Value of bpfwd_br_fdb. */
+struct bpfwd_br_fdb {
+	__u32 port;		/* ifindex of the port; the bridge's for local */
+	__u32 flags;		/* BPFWD_FDB_* */
+	__u64 seen;		/* CLOCK_MONOTONIC ns the fast path last saw it
+				 * as a source (0: never); the daemon refreshes
+				 * the kernel's entry from it
+				 */
+};
+
+/* Indexes of bpfwd_br_stats.c[] (PERCPU_HASH keyed by bridge ifindex;
+ * key 0 counts frames on ports no configured bridge owns).  Each frame
+ * counts once: forwarded, or passed to the bridge with one reason.
+ */
+enum bpfwd_br_counter {
+	BPFWD_BRC_FORWARDED	= 0,	/* redirected port to port */
+	BPFWD_BRC_BYTES		= 1,	/* bytes of those */
+	BPFWD_BRC_NOT_PORT	= 2,	/* ingress is no configured bridge's port */
+	BPFWD_BRC_STALE		= 3,	/* heartbeat old or mirror not in sync */
+	BPFWD_BRC_VLAN		= 4,	/* tagged, or vlan_filtering on */
+	BPFWD_BRC_LINK_LOCAL	= 5,	/* 01:80:c2:00:00:0x (STP, LACP, ...) */
+	BPFWD_BRC_MULTICAST	= 6,	/* broadcast or multicast */
+	BPFWD_BRC_PORT_STATE	= 7,	/* ingress not forwarding, or locked etc */
+	BPFWD_BRC_UNKNOWN_SRC	= 8,	/* source not in the mirror */
+	BPFWD_BRC_MOVED_SRC	= 9,	/* source known on another port */
+	BPFWD_BRC_LOCAL		= 10,	/* for the bridge itself */
+	BPFWD_BRC_UNKNOWN_DST	= 11,	/* destination not in the mirror */
+	BPFWD_BRC_EGRESS	= 12,	/* egress not forwarding, not ours, ... */
+	BPFWD_BRC_ISOLATION	= 13,	/* same port (hairpin) or isolated pair */
+	BPFWD_BRC_MTU		= 14,	/* larger than the egress MTU */
+	BPFWD_BRC_MALFORMED	= 15,	/* shorter than an Ethernet header, or
+					 * an IP header br_netfilter drops */
+	__BPFWD_BRC_MAX		= 16,
+};
+
+struct bpfwd_br_stats {
+	__u64 c[__BPFWD_BRC_MAX];
+};
+
+#ifndef __bpf__
+_Static_assert(sizeof(struct bpfwd_br) == 32, "bpfwd_br abi");
+_Static_assert(sizeof(struct bpfwd_br_port) == 32, "bpfwd_br_port abi");
+_Static_assert(sizeof(struct bpfwd_br_fdb_key) == 16, "bpfwd_br_fdb_key abi");
+_Static_assert(sizeof(struct bpfwd_br_fdb) == 16, "bpfwd_br_fdb abi");
+_Static_assert(sizeof(struct bpfwd_br_stats) == 128, "bpfwd_br_stats abi");
+#endif
+/* ---- end bridge ---- */
+
 #endif /* __BPFWD_H */

@@ -13,6 +13,14 @@
  * Live frames are recycled with whatever the program last wrote in
  * them, so gen_xmit writes absolute values (never increments what is in
  * the frame) and recomputes the checksum from a sum user space prepared.
+ * Nor does the kernel re-initialise a frame whose page comes back to
+ * the pool: a dut that rewrites frames in place (a router: MACs, TTL)
+ * hands gen's pages back with its rewrite in them.  So every run first
+ * writes the template's Ethernet and IP headers back (gen_hdr, in whole
+ * 8-byte words: 40 bytes for IPv4, 56 for IPv6; frames are at least 60
+ * and 62 bytes long).  Measured into a veth whose peer drops with XDP,
+ * 7 alternating runs of 3 s: 6.17 Mpps against 6.38 without it (-3%,
+ * ~5 ns a frame).
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -28,6 +36,10 @@ const volatile __u32 gen_csum_off;	/* offset of udp->check */
  * source port and checksum zero, and payload
  */
 const volatile __u32 gen_csum_base;
+
+#define GEN_HDR_WORDS	7
+const volatile __u64 gen_hdr[GEN_HDR_WORDS];	/* the template's first bytes */
+const volatile __u32 gen_hdr_words;	/* how many of them: 5 or 7 */
 
 __u64 gen_seq;				/* frames run (user space reads it) */
 
@@ -46,9 +58,16 @@ int gen_xmit(struct xdp_md *ctx)
 	__u32 soff = gen_sport_off, coff = gen_csum_off;
 	__u16 sport, check;
 	__u32 flow;
-	__u64 seq;
+	__u64 *d = data, seq;
+	int i;
 
 	seq = gen_seq++;
+	if (data + GEN_HDR_WORDS * 8 > end)
+		return XDP_ABORTED;
+#pragma unroll
+	for (i = 0; i < GEN_HDR_WORDS; i++)
+		if (i < gen_hdr_words)
+			d[i] = gen_hdr[i];
 	if (gen_flows > 1) {
 		flow = seq % gen_flows;
 		sport = gen_sport + flow;

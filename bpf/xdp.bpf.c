@@ -22,6 +22,12 @@
  *
  * Only bpfwd loads this object (it sets the cpumap size and the cpumap
  * id itself); a frame whose port has no entry passes untouched.
+ *
+ * Every program declares multi-buffer support (xdp.frags): frames larger
+ * than a page (jumbo MTU, GRO'd veth traffic) arrive as a head and
+ * fragments and are forwarded whole; without it the kernel refuses the
+ * program on such a device or drops those frames.  The programs read
+ * only the headers, which are in the head, and count the whole length.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -111,6 +117,12 @@ const volatile __u32 fixed_ifindex;
 const volatile __u32 fixed_slot;
 const volatile __u32 fixed_target;
 
+/* The frame's length, fragments included. */
+static __always_inline __u64 frame_len(struct xdp_md *ctx)
+{
+	return bpf_xdp_get_buff_len(ctx);
+}
+
 static __always_inline void count_frame(struct bpfwd_stats *s,
 					struct xdp_md *ctx)
 {
@@ -149,10 +161,7 @@ static __always_inline int fixed_port(struct xdp_md *ctx,
 static __always_inline const struct bpfwd_port *
 port_lookup(struct xdp_md *ctx, struct bpfwd_stats **st)
 {
-	void *data = (void *)(long)ctx->data;
-	void *end = (void *)(long)ctx->data_end;
-	__u32 ifindex = ctx->ingress_ifindex;
-	__u32 len = end - data, slot;
+	__u32 ifindex = ctx->ingress_ifindex, slot;
 	const struct bpfwd_port *p;
 	struct bpfwd_stats *s;
 
@@ -163,7 +172,7 @@ port_lookup(struct xdp_md *ctx, struct bpfwd_stats **st)
 	if (!p) {
 		if (s) {
 			s->packets++;
-			s->bytes += len;
+			s->bytes += frame_len(ctx);
 		}
 		return NULL;
 	}
@@ -179,14 +188,14 @@ static __always_inline int account(struct bpfwd_stats *s, struct xdp_md *ctx,
 		return ret;
 	if (ret == XDP_REDIRECT) {
 		s->packets++;
-		s->bytes += ctx->data_end - ctx->data;
+		s->bytes += frame_len(ctx);
 		return ret;
 	}
 	s->err_redirect++;
 	return XDP_PASS;
 }
 
-SEC("xdp")
+SEC("xdp.frags")
 int xdp_redirect(struct xdp_md *ctx)
 {
 	struct bpfwd_stats *s = NULL;
@@ -205,7 +214,7 @@ int xdp_redirect(struct xdp_md *ctx)
 	return account(s, ctx, bpf_redirect(p->target, 0));
 }
 
-SEC("xdp")
+SEC("xdp.frags")
 int xdp_devmap(struct xdp_md *ctx)
 {
 	struct bpfwd_stats *s = NULL;
@@ -222,7 +231,7 @@ int xdp_devmap(struct xdp_md *ctx)
 						XDP_PASS));
 }
 
-SEC("xdp")
+SEC("xdp.frags")
 int xdp_flood(struct xdp_md *ctx)
 {
 	struct bpfwd_stats *s = NULL;
@@ -238,7 +247,7 @@ int xdp_flood(struct xdp_md *ctx)
 /* The devmap program of every bpfwd_flood entry: a broadcast copy goes
  * out only to a port of the ingress port's group.
  */
-SEC("xdp/devmap")
+SEC("xdp.frags/devmap")
 int flood_egress(struct xdp_md *ctx)
 {
 	__u32 in = ctx->ingress_ifindex, out = ctx->egress_ifindex;
@@ -283,7 +292,7 @@ static __always_inline __u32 flow_hash(struct xdp_md *ctx)
 	return h;
 }
 
-SEC("xdp")
+SEC("xdp.frags")
 int xdp_cpumap(struct xdp_md *ctx)
 {
 	struct bpfwd_stats *s = NULL;
@@ -317,7 +326,7 @@ no_cpu:
 }
 
 /* Runs on the cpumap CPU, in its kthread, before the skb is built. */
-SEC("xdp/cpumap")
+SEC("xdp.frags/cpumap")
 int xdp_cpu_then(struct xdp_md *ctx)
 {
 	__u32 ifindex = ctx->ingress_ifindex, slot;
@@ -332,7 +341,7 @@ int xdp_cpu_then(struct xdp_md *ctx)
 	cs = bpf_map_lookup_elem(&bpfwd_cpustat, &slot);
 	if (cs) {
 		cs->packets++;
-		cs->bytes += ctx->data_end - ctx->data;
+		cs->bytes += frame_len(ctx);
 	}
 	if (!p->target || (p->flags & BPFWD_F_CPU_PASS)) {
 		if (cs)

@@ -31,8 +31,8 @@
 #                                       for SECONDS)
 # Environment: SECONDS_PER (default 3), BPFWD, OBJ (default: ../build/
 # next to this script, then the installed ones).
-# Needs root, iproute2, ethtool, jq; bpfwd's lib.sh next to this script.
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# Needs root, iproute2, ethtool, jq; bpfwd's example-lib.sh next to this script.
+source "$(dirname "${BASH_SOURCE[0]}")/example-lib.sh"
 
 SECS=${SECONDS_PER:-3}
 PRIO=100

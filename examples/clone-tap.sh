@@ -34,8 +34,8 @@
 #   examples/clone-tap.sh -d eth1       removes the tap
 # Environment: BPFWD, OBJ (default: ../build/ next to this script, then
 # the installed ones), PRIO (tc filter priority, default 10).
-# Needs root, iproute2, jq, bpftool; bpfwd's lib.sh next to this script.
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# Needs root, iproute2, jq, bpftool; bpfwd's example-lib.sh next to this script.
+source "$(dirname "${BASH_SOURCE[0]}")/example-lib.sh"
 
 PRIO=${PRIO:-10}
 N=100		# UDP datagrams in the namespace run

@@ -14,8 +14,8 @@
 # Run it, after make:  examples/demo.sh
 # Environment: BPFWD (default: ../build/bpfwd next to this script, then
 # $PATH and the installed one), N (UDP datagrams, default 1000).
-# Needs root, iproute2, jq; bpfwd's lib.sh next to this script.
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# Needs root, iproute2, jq; bpfwd's example-lib.sh next to this script.
+source "$(dirname "${BASH_SOURCE[0]}")/example-lib.sh"
 
 N=${N:-1000}
 SENDER=

@@ -25,9 +25,9 @@
 #                                       until ^C (and keeps PROM_FILE
 #                                       up to date if given)
 # Environment: BPFWD (default: ../build/bpfwd next to this script, then
-# the installed one).  Needs root, iproute2, ethtool, jq; bpfwd's lib.sh
+# the installed one).  Needs root, iproute2, ethtool, jq; bpfwd's example-lib.sh
 # next to this script.
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/example-lib.sh"
 
 N=50		# UDP datagrams per phase
 MON_OUT=

@@ -31,8 +31,8 @@
 # Environment: BPFWD (default: ../build/bpfwd next to this script, then
 # the installed one), HOOK (tc, tcx or xdp; default: bpfwd's default),
 # N (datagrams of the namespace run, default 100).
-# Needs root, iproute2, ethtool, jq; bpfwd's lib.sh next to this script.
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# Needs root, iproute2, ethtool, jq; bpfwd's example-lib.sh next to this script.
+source "$(dirname "${BASH_SOURCE[0]}")/example-lib.sh"
 
 HOOK=${HOOK:-}
 N=${N:-100}
@@ -150,12 +150,12 @@ namespaces() {
 	veth "$dut" d1 "$sink" s0
 	ip -n "$gen" addr add 192.0.2.1/24 dev g0
 	ip -n "$sink" addr add 192.0.2.2/24 dev s0
-	# XDP frames into a veth need NAPI at its peer; gen sends full
-	# checksums (a partial one does not survive an XDP redirect)
+	# XDP frames into a veth need NAPI at its peer; gen and sink send
+	# full checksums (a partial one does not survive an XDP redirect,
+	# and bpfwd refuses an XDP port whose veth peer would send one)
 	for h in "$gen g0" "$sink s0"; do
-		in_ns ${h% *} ethtool -K ${h#* } gro on >/dev/null
+		in_ns ${h% *} ethtool -K ${h#* } gro on tx off >/dev/null
 	done
-	in_ns "$gen" ethtool -K g0 tx off >/dev/null
 	echo "# $EX_NAME d0 d1    (in the dut)"
 	in_ns "$dut" env BPFWD="$BPFWD" HOOK="$HOOK" "$0" d0 d1 ||
 		die "setting up the cross-connect failed"

@@ -24,8 +24,8 @@
 #                                        removes those cross-connects
 # Environment: BPFWD, OBJ (default: ../build/ next to this script, then
 # the installed ones), PRIO (tc filter priority, default 100).
-# Needs root, iproute2, jq, bpftool; bpfwd's lib.sh next to this script.
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# Needs root, iproute2, jq, bpftool; bpfwd's example-lib.sh next to this script.
+source "$(dirname "${BASH_SOURCE[0]}")/example-lib.sh"
 
 PRIO=${PRIO:-100}
 N=100		# UDP datagrams per pair in the namespace run

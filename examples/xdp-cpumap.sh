@@ -30,8 +30,8 @@
 #   examples/xdp-cpumap.sh -d IN        removes it
 # Environment: BPFWD (default: ../build/bpfwd next to this script, then
 # $PATH), XDP_MODE=generic for a device without native XDP, QSIZE.
-# Needs root, iproute2, ethtool, jq; bpfwd's lib.sh next to this script.
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# Needs root, iproute2, ethtool, jq; bpfwd's example-lib.sh next to this script.
+source "$(dirname "${BASH_SOURCE[0]}")/example-lib.sh"
 
 N=200		# UDP datagrams per run, each from its own source port
 

@@ -34,18 +34,21 @@ static int do_help(int argc, char **argv)
 	(void)argv;
 	printf("Usage: bpfwd [OPTIONS] OBJECT { COMMAND | help }\n"
 	       "       bpfwd [OPTIONS] -b FILE\n"
-	       "where  OBJECT := { port | stats | probe | gen | bench | monitor | apply }\n"
+	       "where  OBJECT := { port | route | bridge | daemon | stats | probe | gen | bench | monitor | apply }\n"
 	       "       " HELP_OPTIONS);
 	return BPFWD_EXIT_OK;
 }
 
 static const struct cmd objects[] = {
 	{ "port", do_port },
+	{ "route", do_route },
 	{ "stats", do_stats },
 	{ "probe", do_probe },
 	{ "gen", do_gen },
 	{ "bench", do_bench },
 	{ "monitor", do_monitor },
+	{ "bridge", do_bridge },
+	{ "daemon", do_daemon },
 	{ "apply", do_apply },
 	{ "help", do_help },
 	{ 0 }

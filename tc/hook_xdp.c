@@ -5,7 +5,7 @@
  * in stats and native XDP per device in probe.
  *
  *   port add dev IN to OUT hook xdp [mode redirect|map]
- *            [xdp-mode native|generic]
+ *            [xdp-mode native|generic] [fix-offload]
  *   port add dev IN hook xdp cpus LIST [qsize N] [then pass] [to OUT]
  *   port add dev IN hook xdp mode flood [group N]
  *
@@ -86,6 +86,8 @@ static const struct kw xdp_kws[] = {
 	      "mode flood: the flood group (default 0)"),
 	KW_ENUM("xdp-mode", struct port_cfg, xdp.xdp_mode, xdp_mode_words,
 		NULL, "XDP_MODE", 0, "native (default) or generic XDP"),
+	KW_FLAG("fix-offload", struct port_cfg, xdp.fix_offload, 0,
+		"tx checksumming off on IN's veth peer (the checksum trap)"),
 	KW_END
 };
 
@@ -147,6 +149,21 @@ static enum xdp_prog extra_of(uint32_t mode)
 	       mode == BPFWD_MODE_FLOOD ? XP_FLOOD_EGRESS : XP_NONE;
 }
 
+/* Modes redirect and map load a copy of the program for the port (see
+ * struct xdp_fixed); NULL for the table-driven modes.
+ */
+static const struct xdp_fixed *fixed_of(const struct port_cfg *c,
+					const struct bpfwd_port *p,
+					struct xdp_fixed *fx)
+{
+	if (c->mode != BPFWD_MODE_REDIRECT && c->mode != BPFWD_MODE_MAP)
+		return NULL;
+	fx->ifindex = c->in;
+	fx->slot = p->slot;
+	fx->target = c->out;
+	return fx;
+}
+
 static bool generic(const struct port_cfg *c)
 {
 	return c->xdp.xdp_mode == PORT_XDP_GENERIC;
@@ -173,6 +190,14 @@ static int check(struct port_cfg *c, bool replace)
 	}
 	if (!replace) {
 		err = xdp_check_in(c->in, c->dev, generic(c));
+		if (err)
+			return err;
+	}
+	/* a veth peer's partial checksums (native) and GSO frames (both
+	 * modes) would be dropped after the redirect
+	 */
+	if (!replace || c->xdp.fix_offload) {
+		err = xdp_check_offload(c->in, c->dev, c->xdp.fix_offload);
 		if (err)
 			return err;
 	}
@@ -329,13 +354,35 @@ static int xdp_port_detach(struct table *t, uint32_t ifindex,
 	return 0;
 }
 
+/* The program on IN (@old_id: in place of that one), with fix-offload
+ * applied right before and undone when the attach fails.
+ */
+static int attach_prog(struct port_cfg *c, struct xdp *skel,
+		       uint32_t old_id)
+{
+	bool fixed = false;
+	int err = 0;
+
+	if (c->xdp.fix_offload)
+		err = xdp_fix_offload(c->in, c->dev, &fixed);
+	if (!err)
+		err = xdp_attach(c->in, c->dev,
+				 xdp_prog_fd(skel, prog_of(c->mode)),
+				 generic(c), old_id);
+	if (err && fixed)
+		xdp_unfix_offload(c->in);
+	return err;
+}
+
 static int xdp_port_attach(struct table *t, struct port_cfg *c,
 			   struct bpfwd_port *p)
 {
 	struct xdp *skel = NULL;
+	struct xdp_fixed fx;
 	int err;
 
-	err = xdp_load(t, prog_of(c->mode), extra_of(c->mode), 0, &skel);
+	err = xdp_load(t, prog_of(c->mode), extra_of(c->mode), 0,
+		       fixed_of(c, p, &fx), &skel);
 	/* a pin of an older layout is the operator's to remove, not ours */
 	if (err == -EEXIST)
 		return err;
@@ -347,9 +394,7 @@ static int xdp_port_attach(struct table *t, struct port_cfg *c,
 	if (!err && cpu_pass(c))
 		err = tc_part_attach(t, c, p);
 	if (!err)
-		err = xdp_attach(c->in, c->dev,
-				 xdp_prog_fd(skel, prog_of(c->mode)),
-				 generic(c), 0);
+		err = attach_prog(c, skel, 0);
 	xdp_free(skel);
 	if (err) {
 		xdp_port_detach(t, c->in, c->dev, p);
@@ -407,13 +452,18 @@ static int replace_merge(struct table *t, struct port_cfg *c,
 }
 
 /* The new mode's entries first, then the entry, then the program: every
- * frame finds a complete configuration of one mode or the other.
+ * frame finds a complete configuration of one mode or the other.  A
+ * port with a specialised copy (redirect, map) gets a new copy, swapped
+ * in atomically, whatever changed.
  */
 static int xdp_replace(struct table *t, struct port_cfg *c,
 		       const struct bpfwd_port *old)
 {
+	const struct xdp_fixed *fixed;
+	struct xdp_fixed fx;
 	struct bpfwd_port p;
 	struct xdp *skel;
+	bool swap;
 	uint32_t id;
 	int err;
 
@@ -426,10 +476,13 @@ static int xdp_replace(struct table *t, struct port_cfg *c,
 		      c->dev);
 		return -ENOENT;
 	}
-	err = xdp_load(t, prog_of(c->mode), extra_of(c->mode), 0, &skel);
+	p = *old;
+	fixed = fixed_of(c, &p, &fx);
+	swap = c->mode != old->mode || fixed || c->xdp.fix_offload;
+	err = xdp_load(t, prog_of(c->mode), extra_of(c->mode), 0, fixed,
+		       &skel);
 	if (err)
 		return err;
-	p = *old;
 	fill_entry(&p, c);
 	p.prio = old->prio;
 	p.flags |= old->flags & (BPFWD_F_CPU_TCX | BPFWD_F_OWN_CLSACT);
@@ -440,10 +493,8 @@ static int xdp_replace(struct table *t, struct port_cfg *c,
 			p_err("%s: write table %s: %s", c->dev, t->dir,
 			      strerror(-err));
 	}
-	if (!err && c->mode != old->mode) {
-		err = xdp_attach(c->in, c->dev,
-				 xdp_prog_fd(skel, prog_of(c->mode)),
-				 generic(c), id);
+	if (!err && swap) {
+		err = attach_prog(c, skel, id);
 		if (err)
 			port_put(t, c->in, old, BPF_EXIST);
 	}
@@ -451,6 +502,8 @@ static int xdp_replace(struct table *t, struct port_cfg *c,
 	if (err) {
 		if (c->mode != old->mode)
 			maps_clear(t, c->in, old->slot, c->mode, old->mode);
+		else if (old->mode == BPFWD_MODE_MAP)
+			xdp_devmap_set(t, old->slot, old->target);
 		return err;
 	}
 	maps_clear(t, c->in, old->slot, old->mode, c->mode);

@@ -34,7 +34,7 @@
 #include "lib/pins.h"
 #include "lib/ports.h"
 #include "lib/util.h"
-#include "lib/monitor.h"
+#include "lib/mon_probes.h"
 
 struct monitor_cfg {
 	bool nokfree, nobulk;

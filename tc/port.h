@@ -23,7 +23,7 @@ struct port_tc_args {
 
 enum { PORT_AT_UNSET, PORT_AT_INGRESS, PORT_AT_EGRESS };
 
-/* xdp: cpus, qsize, then, group, xdp-mode */
+/* xdp: cpus, qsize, then, group, xdp-mode, fix-offload */
 struct port_xdp_args {
 	struct bpfwd_cpus cpus;	/* count 0 when not given */
 	uint32_t qsize;		/* 0 when not given */
@@ -33,6 +33,7 @@ struct port_xdp_args {
 		bool set;
 	} group;
 	uint32_t xdp_mode;	/* PORT_XDP_*: 0 when not given */
+	bool fix_offload;	/* tx checksumming off on IN's veth peer */
 };
 
 enum { PORT_THEN_UNSET, PORT_THEN_PASS };

@@ -23,10 +23,11 @@
 #include "objects.h"
 #include "lib/attach.h"
 #include "lib/json.h"
-#include "lib/monitor.h"
+#include "lib/mon_probes.h"
 #include "lib/nl.h"
 #include "lib/params.h"
 #include "lib/pins.h"
+#include "lib/trust.h"
 #include "lib/util.h"
 #include "hook.h"
 
@@ -133,20 +134,22 @@ static void print_tracepoints(void)
 
 static void print_plugin(void)
 {
-	const char *dir = getenv("TC_LIB_DIR");
-	char path[512];
-	void *h;
+	/* root dlopen()s it: not from a place another user controls */
+	const char *dir = env_path("TC_LIB_DIR");
+	char path[512], why[600] = "";
+	void *h = NULL;
 
-	if (!dir || !*dir)
+	if (!dir)
 		dir = TC_LIB_DIR_DEFAULT;
 	snprintf(path, sizeof(path), "%s/e_bpfwd.so", dir);
 	open_json_object("tc_plugin");
 	print_string(PRINT_ANY, "path", "tc plugin: %s", path);
-	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (path_trusted(path, why, sizeof(why)))
+		h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
 		print_bool(PRINT_JSON, "loads", NULL, false);
 		print_string(PRINT_ANY, "error", ": does not load: %s",
-			     dlerror());
+			     *why ? why : dlerror());
 	} else if (!dlsym(h, "bpfwd_exec_util")) {
 		print_bool(PRINT_JSON, "loads", NULL, false);
 		print_string(PRINT_ANY, "error", ": %s",

@@ -13,7 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bridge.h"
 #include "objects.h"
+#include "route.h"
 #include "lib/json.h"
 #include "lib/netdev.h"
 #include "lib/params.h"
@@ -39,14 +41,82 @@ static const struct kw stats_kws[] = {
 	KW_END
 };
 
+/* The counters of a fast path of its own (route, bridge): `stats
+ * route [ dev DEV ]` prints them, a JSON array of one object per device.
+ */
+struct path_stats_cfg {
+	const char *dev;
+};
+
+static const struct kw route_stats_kws[] = {
+	KW_DEV("dev", struct path_stats_cfg, dev, "DEV", 0,
+	       "only this device of the routing fast path"),
+	KW_END
+};
+
 int stats_help(int argc, char **argv)
 {
 	static const char usage[] = "Usage: bpfwd stats [ show ] ";
+	static const char route[] = "       bpfwd stats route ";
 
 	(void)argc;
 	(void)argv;
 	fputs(usage, stdout);
 	kw_usage(stdout, stats_kws, sizeof(usage) - 1);
+	fputs(route, stdout);
+	kw_usage(stdout, route_stats_kws, sizeof(route) - 1);
+	puts("       bpfwd stats bridge [ BR ]");
+	return BPFWD_EXIT_OK;
+}
+
+/* stats bridge [ BR ]: the bridge fast path's counters, as bridge stats
+ * prints them (BR is a bridge's name, as in every bridge command).
+ */
+static int bridge_stats(int argc, char **argv)
+{
+	const char *br = argc > 0 ? argv[0] : NULL;
+	int err;
+
+	opts.cmd = "stats bridge";
+	if (argc > 1)
+		return usage_err("unknown argument \"%s\"", argv[1]);
+	if (br && ifindex_of(br, NULL) < 0)
+		return BPFWD_EXIT_FAIL;
+	if (need_root())
+		return BPFWD_EXIT_FAIL;
+	json_begin();
+	err = bridge_stats_show(br, NULL);
+	json_end();
+	return err ? BPFWD_EXIT_FAIL : BPFWD_EXIT_OK;
+}
+
+static int route_stats(int argc, char **argv)
+{
+	struct path_stats_cfg c = { 0 };
+	int only = 0, n, err;
+
+	opts.cmd = "stats route";
+	err = kw_parse(route_stats_kws, argc, argv, &c, NULL);
+	if (err)
+		return err;
+	if (need_root())
+		return BPFWD_EXIT_FAIL;
+	if (c.dev) {
+		only = ifindex_of(c.dev, NULL);
+		if (only < 0)
+			return BPFWD_EXIT_FAIL;
+	}
+	json_begin();
+	open_json_array(NULL);
+	n = route_stats_show(only);
+	close_json_array();
+	json_end();
+	if (n < 0)
+		return BPFWD_EXIT_FAIL;
+	if (c.dev && !n) {
+		p_err("%s: not on the routing fast path", c.dev);
+		return BPFWD_EXIT_FAIL;
+	}
 	return BPFWD_EXIT_OK;
 }
 
@@ -326,6 +396,10 @@ int do_stats(int argc, char **argv)
 	}
 	if (argc > 0 && is_word(*argv, "help"))
 		return stats_help(0, NULL);
+	if (argc > 0 && is_word(*argv, "route"))
+		return route_stats(argc - 1, argv + 1);
+	if (argc > 0 && is_word(*argv, "bridge"))
+		return bridge_stats(argc - 1, argv + 1);
 	err = kw_parse(stats_kws, argc, argv, &c, NULL);
 	if (err)
 		return err;

@@ -190,7 +190,7 @@ ip_inreceives() {
 }
 
 # send_udp NS DST N: N datagrams to DST port 9 (discard) from NS, bash
-# /dev/udp (examples/lib.sh has it as udp_send: tests/examples/lib.t)
+# /dev/udp (examples/example-lib.sh has it as udp_send: tests/examples/lib.t)
 send_udp() {
 	in_ns "$1" bash -c 'for ((i = 0; i < '"$3"'; i++)); do
 		echo bpfwd > /dev/udp/'"$2"'/9; done' 2>/dev/null
@@ -213,6 +213,23 @@ wait_for() {
 	done
 	return 1
 }
+
+# state NS DEV...: what a bpfwd command can change, as text, to compare
+# before and after one that must change nothing: NS's devices with their
+# XDP programs, its qdiscs, each DEV's filters, NS's `port show`, and
+# every entry (with owner and mode) of the test's bpffs
+state() {
+	local ns=$1 dev
+	shift
+	ip -n "$ns" -j link show | jq -c '.[] | [.ifname, .xdp]'
+	in_ns "$ns" tc qdisc show
+	for dev in "$@"; do
+		echo "filter show dev $dev ingress"
+		echo "filter show dev $dev egress"
+	done | in_ns "$ns" tc -batch -
+	bpfwd_ns "$ns" -j port show
+	find /sys/fs/bpf -printf '%p %u %m %y\n' | sort
+} 2>&1
 
 need_bpfwd() {
 	[ -x "$BPFWD" ] || skip_all "build/bpfwd missing: run make"
@@ -238,11 +255,24 @@ delivered() {
 # replace_while_sending N SPEC...: while gen sends N datagrams to
 # 192.0.2.2, replaces the dut's port d0 with each SPEC in turn (words of
 # bpfwd port replace dev d0), round after round until the last is sent.
-# Sets $swaps (replaces made) and $fails (replaces that failed).
+# The datagrams go in chunks of 100, each after at least one more
+# replace, so the stream and the replaces overlap however slow either
+# is (a sanitizer build, a loaded machine).  Sets $swaps (replaces made)
+# and $fails (replaces that failed).
 replace_while_sending() {
-	local n=$1 spec sender
+	local n=$1 spec sender mark=$TMPDIR_T/replaces
 	shift
-	send_udp "$gen" 192.0.2.2 "$n" &
+	echo 0 >"$mark"
+	(
+		sent=0 seen=0
+		while ((sent < n)); do
+			c=$((n - sent < 100 ? n - sent : 100))
+			send_udp "$gen" 192.0.2.2 "$c"
+			sent=$((sent + c))
+			while (($(cat "$mark") <= seen)); do sleep 0.01; done
+			seen=$(cat "$mark")
+		done
+	) &
 	sender=$!
 	swaps=0
 	fails=0
@@ -251,6 +281,8 @@ replace_while_sending() {
 			# shellcheck disable=SC2086
 			bpfwd_ns "$dut" port replace dev d0 $spec || fails=$((fails + 1))
 			swaps=$((swaps + 1))
+			# whole or not at all: the sender never reads it half written
+			echo "$swaps" >"$mark.new" && mv -f "$mark.new" "$mark"
 		done
 	done
 	wait "$sender"

@@ -7,13 +7,18 @@
  *   m_kernel.c  rows the kernel forwards alone (bridge, mirred)
  *   m_port.c    rows bpfwd port sets up (tc, tcx, act, xdp, cpumap)
  *   m_prog.c    rows of bench's own programs (benchsink.o: the fixed
- *               redirect, the limits, xdp-loop) and the sink's counter
+ *               redirects, the limits, xdp-loop) and the sink's counter
  *   m_mon.c     rows with bpfwd monitor running
+ *   m_tcp.c     TCP rows (iperf3) and latency rows (ping) through a
+ *               row set up both ways
+ *   m_scale.c   scale rows: dummy entries in the ports table
+ *   m_peer.c    peer rows: xdp-tools' xdp-bench and xdp-forward
  *   topo.c      the namespaces and devices gen -- dut -- sink
  *   cpu.c       CPU accounting: others' ticks, the dut's run time
  *   measure.c   the generator child and one measured window per row
  *   rounds.c    medians and spreads over the rounds
- *   report.c    text, JSON, plot and save
+ *   report.c    text, JSON and save
+ *   plot.c      the plots, one per table
  *   cli.c       the command line and the command
  *
  * How it measures is in cli.c's head comment.
@@ -22,23 +27,36 @@
 #define __BPFWD_BENCH_H
 
 #include <net/if.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "lib/monitor.h"
+#include "lib/mon_probes.h"
 
-#define MAX_METHODS	32
+#define MAX_METHODS	64
 #define MAX_ROUNDS	100
-#define ERRLEN		256
+#define ERRLEN		512
 
 /* Where the pieces are.  Namespace mode: ns[] are ours, removed at the
  * end; device mode: all the caller's namespace.
  */
 enum { NS_GEN, NS_DUT, NS_SINK, NS_N };
 
+/* What a row measures: frames per second (pps rows), TCP throughput
+ * (iperf3), or round-trip times (ping) with gen idle or sending.
+ */
+enum bench_kind { KIND_PPS, KIND_TCP, KIND_RTT, KIND_RTT_LOAD, KIND_N };
+extern const char *const bench_kind_names[];
+
 struct sample {
-	double mpps;		/* delivered (or dropped, for limit rows) */
+	/* delivered Mpps (or dropped, for drop rows); tcp rows: Gbit/s
+	 * received; rtt rows: the median round trip in us
+	 */
+	double mpps;
+	double retrans;		/* tcp rows: retransmitted segments */
+	double rtt_min, rtt_p99, loss_pct;	/* rtt rows */
+	double load_mpps;	/* rtt-load rows: Mpps gen's frames reached the sink */
 	double gen_mpps;	/* offered by gen over the whole run */
 	double others;		/* CPU others used in the window, % of one */
 	double dut_ns;		/* the dut's CPU time per packet, or NAN */
@@ -80,6 +98,17 @@ struct method {
 	bool loop;			/* xdp-loop: no dut, all on gen's CPU */
 	enum bench_mon mon;		/* monitor rows: which monitor */
 	const struct method *off;	/* monitor rows: the row without it */
+	enum bench_kind kind;
+	/* tcp and rtt rows: the pps row they set up (both ways), and the
+	 * row of their kind they are compared with (the bridge's)
+	 */
+	const struct method *of;
+	const struct method *ref;
+	bool csum_off;		/* tcp rows: tx checksum offload off at gen and sink */
+	uint32_t entries;	/* scale rows: entries in the ports table */
+	uint32_t flows;		/* scale rows: gen's flows (0: the default) */
+	const char *peer;	/* peer rows: the command (xdp-bench ...) */
+	bool peer_router;	/* peer rows: the dut routes to the sink (FIB) */
 };
 
 struct row {
@@ -107,6 +136,7 @@ struct bench {
 	const char *save;	/* the JSON document also goes there */
 	struct benchsink *sink_cnt;	/* counter on the sink port */
 	struct benchsink *dut_prog;	/* program a method loaded on the dut */
+	struct benchsink *sink_gen;	/* an rtt row's sink counter */
 	int count_fd;		/* counter map this row reads */
 	bool napi_threaded;
 	pid_t napi[16];		/* NAPI kthreads working for us */
@@ -122,12 +152,19 @@ struct bench {
 	int nrows;
 	uint64_t cookie;	/* dut netns cookie, for leftover pins */
 	struct mon mon;		/* a monitor row's monitor, while it runs */
+	uint32_t flows;		/* gen's flows for the row being measured */
+	uint8_t gen_mac[6];
+	bool two_way;		/* the sink knows gen's MAC (tcp, rtt rows) */
+	pid_t peer_pid;		/* a peer row's forwarder, while it runs */
 };
 
 /* methods.c */
 extern const struct method *const bench_methods[];
 extern const size_t bench_nmethods;
 const struct method *method_find(const char *name);
+/* A skip reason of row @m, kept for the run (one per row). */
+const char *method_reason(const struct method *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* The row a row is: itself, or a monitor row's off row. */
 const struct method *method_base(const struct method *m);
 
@@ -148,8 +185,9 @@ void port_teardown(struct bench *b, const struct method *m);
 int fixed_setup(struct bench *b, const struct method *m);
 int tc_drop_setup(struct bench *b, const struct method *m);
 void tc_prog_teardown(struct bench *b, const struct method *m);
+int xdp_fixed_setup(struct bench *b, const struct method *m);
 int xdp_drop_setup(struct bench *b, const struct method *m);
-void xdp_drop_teardown(struct bench *b, const struct method *m);
+void xdp_prog_teardown(struct bench *b, const struct method *m);
 const char *need_loop(struct bench *b, const struct method *m);
 int loop_setup(struct bench *b, const struct method *m);
 void loop_teardown(struct bench *b, const struct method *m);
@@ -157,6 +195,25 @@ void loop_teardown(struct bench *b, const struct method *m);
 int sink_counter_add(struct bench *b);
 void sink_counter_del(struct bench *b);
 int sink_counter_fd(struct bench *b);
+enum sink_swap { SINK_NONE, SINK_GEN, SINK_BACK };
+int sink_counter_swap(struct bench *b, enum sink_swap how);
+
+/* m_tcp.c */
+const char *need_two_way(struct bench *b, const struct method *m);
+int two_way_setup(struct bench *b, const struct method *m);
+void two_way_teardown(struct bench *b, const struct method *m);
+int measure_tcp(struct bench *b, struct sample *s);
+int measure_rtt(struct bench *b, struct sample *s, bool load);
+
+/* m_scale.c */
+const char *need_entries(struct bench *b, const struct method *m);
+int scale_setup(struct bench *b, const struct method *m);
+void scale_teardown(struct bench *b, const struct method *m);
+
+/* m_peer.c */
+const char *need_peer(struct bench *b, const struct method *m);
+int peer_setup(struct bench *b, const struct method *m);
+void peer_teardown(struct bench *b, const struct method *m);
 
 /* m_mon.c */
 const char *need_mon(struct bench *b, const struct method *m);
@@ -167,6 +224,17 @@ void mon_teardown(struct bench *b, const struct method *m);
 int bench_run_cmd(struct bench *b, int ns, char *const argv[]);
 #define RUN(b, ns, ...) \
 	bench_run_cmd(b, ns, (char *const[]){ __VA_ARGS__, NULL })
+/* Runs @argv in @ns, its stdout (and with @err_too its stderr) into
+ * @out (NUL-terminated); returns its exit status, or -errno.
+ */
+int bench_capture(struct bench *b, int ns, char *const argv[], bool err_too,
+		  char *out, size_t outlen);
+/* Starts @argv in @ns, stdout and stderr into @out_fd (-1: /dev/null):
+ * its pid, or -errno.
+ */
+pid_t bench_spawn(struct bench *b, int ns, char *const argv[], int out_fd);
+/* Stops what bench_spawn() started: @sig, then SIGKILL after 2 s. */
+int bench_reap(pid_t pid, int sig);
 int topo_build(struct bench *b);
 int topo_devices(struct bench *b, char **dev);
 void topo_destroy(struct bench *b);
@@ -186,6 +254,10 @@ double loadavg1(void);
 
 /* measure.c */
 int bench_run(struct bench *b);
+uint64_t count_read(int fd);
+/* gen in a child, sending until gen_stop(); its frames and seconds */
+int gen_start(struct bench *b, pid_t *pid, int *result_fd);
+void gen_stop(pid_t pid, int result_fd, double res[2]);
 
 /* rounds.c */
 struct stat3 {
@@ -198,8 +270,13 @@ enum vs { VS_RATIO, VS_NS, VS_GEN, VS_CPU_NS, VS_CPU_COST, VS_CPU_RATIO };
 
 struct stat3 stats_of(double *v, int n);
 struct row *row_named(struct bench *b, const char *name);
+/* The row @r is compared with: the bridge (pps rows), or the bridge's
+ * row of its kind.
+ */
+struct row *row_ref(struct bench *b, struct row *r);
 struct stat3 row_samples(struct bench *b, struct row *r, bool cpu,
 			 int *discarded);
+struct stat3 row_field(struct bench *b, struct row *r, size_t off);
 bool vs_round(struct sample *s, struct sample *q, enum vs what, double *v);
 struct stat3 row_vs(struct bench *b, struct row *r, struct row *ref,
 		    enum vs what);
@@ -207,7 +284,9 @@ struct stat3 row_vs(struct bench *b, struct row *r, struct row *ref,
 /* report.c */
 void print_doc(struct bench *b, double load0, double load1);
 int save_doc(struct bench *b, double load0, double load1);
-int plot(struct bench *b);
 int print_list(void);
+
+/* plot.c */
+int plot(struct bench *b);
 
 #endif /* __BPFWD_BENCH_H */

@@ -17,8 +17,11 @@
  *
  * Every forwarding row is counted the same way: by benchsink.o's
  * counter on the sink port (count xdp, the default, or count tc), so no
- * row pays for a sink stack.  The limit rows (tc-drop, xdp-drop) drop
+ * row pays for a sink stack.  The drop rows (tc-drop, xdp-drop) drop
  * at the dut's ingress and are counted by their own drop program.
+ * Each row is also compared with its path's limit: tc-drop for the skb
+ * path, xdp-fixed (a hard-coded XDP redirect, counted at the sink as
+ * the others) for the XDP path.
  *
  * The monitor rows (redirect+mon-errors, ...) are another row (their
  * "off" row) with bpfwd monitor's programs attached by this process for
@@ -76,7 +79,7 @@ static int parse_dev(const struct kw *k, const char *arg, void *dst)
 
 static const struct kw bench_kws[] = {
 	KW_STR("method", struct bench_args, list, "LIST", 0,
-	       "the rows to run (the bridge always runs)"),
+	       "the rows to run (with the rows they are compared with)"),
 	KW_U32("rounds", struct bench_args, rounds, 1, MAX_ROUNDS, "N", 0,
 	       "rounds of every row (default 5)"),
 	KW_U32("duration", struct bench_args, duration, 1, 3600, "S", 0,
@@ -163,10 +166,20 @@ static int parse_methods(struct bench *b, const char *list)
 		if (!m)
 			return usage_err("method \"%s\": unknown, try bpfwd bench list",
 					 tok);
-		/* a monitor row is compared with its off row */
+		/* a monitor row is compared with its off row, a tcp or
+		 * rtt row with its kind's bridge row, a scale row with its
+		 * row at one entry and the default flows, every row with
+		 * its path's limit
+		 */
 		if (m->off)
 			add_row(b, m->off);
+		if (m->ref)
+			add_row(b, m->ref);
+		if (m->kind == KIND_PPS && m->of)
+			add_row(b, m->of);
 		add_row(b, m);
+		if (method_base(m)->limit != LIMIT_NONE)
+			add_row(b, method_find(bench_limit_names[method_base(m)->limit]));
 	}
 	return 0;
 }

@@ -2,7 +2,8 @@
 /* Copyright (c) 2026 The bpfwd authors
  *
  * bpfwd bench rows of its own programs (benchsink.o): the fixed-target
- * tc redirect, the limit rows (tc-drop, xdp-drop), the xdp-loop row,
+ * tc and XDP redirects (redirect-fixed, xdp-fixed), the drop rows
+ * (tc-drop, xdp-drop), the xdp-loop row,
  * and the sink port's counter every forwarding row is counted with.
  * Each load takes one program of the object, the others not loaded.
  */
@@ -19,7 +20,9 @@
 #include "lib/util.h"
 #include "benchsink.skel.h"
 
-enum sink_prog { P_FIXED, P_TC_DROP, P_TC_CONSUME, P_XDP_DROP };
+enum sink_prog {
+	P_FIXED, P_TC_DROP, P_TC_CONSUME, P_XDP_DROP, P_XDP_FIXED, P_XDP_GEN,
+};
 
 static struct bpf_program *prog_of(struct benchsink *s, enum sink_prog p)
 {
@@ -30,6 +33,10 @@ static struct bpf_program *prog_of(struct benchsink *s, enum sink_prog p)
 		return s->progs.cnt_tc_drop;
 	case P_TC_CONSUME:
 		return s->progs.cnt_tc_consume;
+	case P_XDP_FIXED:
+		return s->progs.fixed_xdp_redir;
+	case P_XDP_GEN:
+		return s->progs.cnt_xdp_gen;
 	case P_XDP_DROP:
 		break;
 	}
@@ -96,7 +103,7 @@ static int tc_prog_add(struct bench *b, int ns, const char *dev,
 					bpf_program__name(prog), false);
 	if (err) {
 		snprintf(b->err, sizeof(b->err), "tc filter on %s: %s%s%s", dev,
-			 strerror(-err), nl_extack[0] ? ": " : "", nl_extack);
+			 strerror(-err), nl_extack()[0] ? ": " : "", nl_extack());
 		benchsink__destroy(*out);
 		*out = NULL;
 	}
@@ -105,11 +112,13 @@ out:
 	return err;
 }
 
-/* cnt_xdp_drop, native, on @dev in namespace @ns. */
+/* XDP program @p (cnt_xdp_drop, or fixed_xdp_redir to the dut's OUT),
+ * native, on @dev in namespace @ns.
+ */
 static int xdp_prog_add(struct bench *b, int ns, const char *dev,
-			struct benchsink **out)
+			enum sink_prog p, struct benchsink **out)
 {
-	int err, idx;
+	int err, idx, to = 0;
 
 	err = ns_enter(b->ns[ns]);
 	if (err) {
@@ -117,9 +126,16 @@ static int xdp_prog_add(struct bench *b, int ns, const char *dev,
 		return err;
 	}
 	idx = if_nametoindex(dev);
-	err = sink_load(b, P_XDP_DROP, 0, out);
+	if (p == P_XDP_FIXED)
+		to = if_nametoindex(b->out_dev);
+	if (!idx || (p == P_XDP_FIXED && !to)) {
+		snprintf(b->err, sizeof(b->err), "%s: no such device", dev);
+		ns_leave();
+		return -ENODEV;
+	}
+	err = sink_load(b, p, to, out);
 	if (!err) {
-		err = bpf_xdp_attach(idx, bpf_program__fd((*out)->progs.cnt_xdp_drop),
+		err = bpf_xdp_attach(idx, bpf_program__fd(prog_of(*out, p)),
 				     XDP_FLAGS_DRV_MODE, NULL);
 		if (err)
 			snprintf(b->err, sizeof(b->err), "native XDP on %s: %s",
@@ -150,16 +166,21 @@ void tc_prog_teardown(struct bench *b, const struct method *m)
 	b->dut_prog = NULL;
 }
 
+int xdp_fixed_setup(struct bench *b, const struct method *m)
+{
+	return xdp_prog_add(b, NS_DUT, b->in_dev, P_XDP_FIXED, &b->dut_prog);
+}
+
 int xdp_drop_setup(struct bench *b, const struct method *m)
 {
-	int err = xdp_prog_add(b, NS_DUT, b->in_dev, &b->dut_prog);
+	int err = xdp_prog_add(b, NS_DUT, b->in_dev, P_XDP_DROP, &b->dut_prog);
 
 	if (!err)
 		b->count_fd = bpf_map__fd(b->dut_prog->maps.bench_cnt);
 	return err;
 }
 
-void xdp_drop_teardown(struct bench *b, const struct method *m)
+void xdp_prog_teardown(struct bench *b, const struct method *m)
 {
 	if (!ns_enter(b->ns[NS_DUT])) {
 		bpf_xdp_detach(if_nametoindex(b->in_dev), XDP_FLAGS_DRV_MODE, NULL);
@@ -203,7 +224,7 @@ int loop_setup(struct bench *b, const struct method *m)
 
 void loop_teardown(struct bench *b, const struct method *m)
 {
-	xdp_drop_teardown(b, m);
+	xdp_prog_teardown(b, m);
 	if (ns_sysfs_write(b->ns[NS_DUT], b->in_dev, "threaded", "1"))
 		pr_warn("bench: %s: threaded NAPI not back on", b->in_dev);
 	b->loop = false;
@@ -219,12 +240,45 @@ int sink_counter_add(struct bench *b)
 	if (!b->count_xdp)
 		return tc_prog_add(b, NS_SINK, b->sink_dev, P_TC_CONSUME,
 				   &b->sink_cnt);
-	return xdp_prog_add(b, NS_SINK, b->sink_dev, &b->sink_cnt);
+	return xdp_prog_add(b, NS_SINK, b->sink_dev, P_XDP_DROP, &b->sink_cnt);
 }
 
 int sink_counter_fd(struct bench *b)
 {
 	return bpf_map__fd(b->sink_cnt->maps.bench_cnt);
+}
+
+/* The tcp and rtt rows' sink (count xdp, own namespaces only): no XDP
+ * program (SINK_NONE), cnt_xdp_gen (SINK_GEN, whose counter the row
+ * reads), or the counter back (SINK_BACK).
+ */
+int sink_counter_swap(struct bench *b, enum sink_swap how)
+{
+	int err = 0, idx;
+
+	if (how == SINK_GEN) {
+		err = xdp_prog_add(b, NS_SINK, b->sink_dev, P_XDP_GEN,
+				   &b->sink_gen);
+		if (!err)
+			b->count_fd = bpf_map__fd(b->sink_gen->maps.bench_cnt);
+		return err;
+	}
+	err = ns_enter(b->ns[NS_SINK]);
+	if (err)
+		return err;
+	idx = if_nametoindex(b->sink_dev);
+	if (how == SINK_NONE)
+		err = bpf_xdp_detach(idx, XDP_FLAGS_DRV_MODE, NULL);
+	else
+		err = bpf_xdp_attach(idx, bpf_program__fd(b->sink_cnt->progs.cnt_xdp_drop),
+				     XDP_FLAGS_DRV_MODE, NULL);
+	ns_leave();
+	benchsink__destroy(b->sink_gen);
+	b->sink_gen = NULL;
+	if (err)
+		snprintf(b->err, sizeof(b->err), "XDP on the sink's %s: %s",
+			 b->sink_dev, strerror(-err));
+	return err;
 }
 
 /* In device mode the sink port is the caller's: the counter comes off

@@ -25,7 +25,7 @@
 
 #define WARMUP_S	0.3
 
-static uint64_t count_read(int fd)
+uint64_t count_read(int fd)
 {
 	int n = nr_cpus(), i;
 	uint64_t v[n > 0 ? n : 1], sum = 0;
@@ -45,7 +45,7 @@ static uint64_t count_read(int fd)
 static int gen_child(struct bench *b, int ready_fd, int result_fd)
 {
 	struct livegen_cfg cfg = {
-		.size = b->size, .flows = LIVEGEN_FLOWS_DEF,
+		.size = b->size, .flows = b->flows ? b->flows : LIVEGEN_FLOWS_DEF,
 		.have_dmac = true, .have_src = true, .have_dst = true,
 	};
 	struct signals_saved sigs;
@@ -92,7 +92,7 @@ static int gen_child(struct bench *b, int ready_fd, int result_fd)
 /* Starts gen in a child; 0 once it is sending, with its pid and the
  * pipe its result comes on.
  */
-static int gen_start(struct bench *b, pid_t *pid, int *result_fd)
+int gen_start(struct bench *b, pid_t *pid, int *result_fd)
 {
 	int ready[2], result[2], status, err;
 	char ch;
@@ -137,7 +137,7 @@ static int gen_start(struct bench *b, pid_t *pid, int *result_fd)
 }
 
 /* Stops gen; its frames and seconds in @res (0 when it said nothing). */
-static void gen_stop(pid_t pid, int result_fd, double res[2])
+void gen_stop(pid_t pid, int result_fd, double res[2])
 {
 	int status;
 
@@ -228,8 +228,13 @@ static int run_row(struct bench *b, struct row *r, uint32_t round)
 	b->cur_name = m->name;
 	b->nkth = 0;
 	b->count_fd = sink_counter_fd(b);
+	b->flows = m->flows;
 	err = m->setup(b, m);
-	if (!err)
+	if (!err && m->kind == KIND_TCP)
+		err = measure_tcp(b, &r->s[round]);
+	else if (!err && m->kind != KIND_PPS)
+		err = measure_rtt(b, &r->s[round], m->kind == KIND_RTT_LOAD);
+	else if (!err)
 		err = measure(b, &r->s[round]);
 	if (err && err != -EINTR && !r->failed[0])
 		snprintf(r->failed, sizeof(r->failed), "%s",
@@ -238,10 +243,28 @@ static int run_row(struct bench *b, struct row *r, uint32_t round)
 	return err == -EINTR ? err : 0;
 }
 
+/* A tcp or rtt row's line of progress. */
+static void progress_other(struct bench *b, struct row *r, struct sample *s,
+			   struct sample *q)
+{
+	if (r->m->kind == KIND_TCP)
+		fprintf(stderr, " %6.2f Gbit/s, %.0f retransmits", s->mpps,
+			s->retrans);
+	else
+		fprintf(stderr, " rtt min %.0f median %.0f p99 %.0f us, %.1f%% lost",
+			s->rtt_min, s->mpps, s->rtt_p99, s->loss_pct);
+	if (r->m->kind == KIND_RTT_LOAD)
+		fprintf(stderr, ", %.2f Mpps forwarded (gen %.2f)", s->load_mpps,
+			s->gen_mpps);
+	if (q && q != s && q->done && q->mpps > 0)
+		fprintf(stderr, "  %.2fx %s", s->mpps / q->mpps, r->m->ref->name);
+	fputc('\n', stderr);
+}
+
 static void progress(struct bench *b, uint32_t round, struct row *r,
 		     struct sample *s)
 {
-	struct row *bridge = row_named(b, "bridge");
+	struct row *bridge = row_ref(b, r);
 
 	if (r->skipped)
 		return;
@@ -250,8 +273,13 @@ static void progress(struct bench *b, uint32_t round, struct row *r,
 			b->rounds, r->m->name, r->failed);
 		return;
 	}
-	fprintf(stderr, "bench: round %u/%u %-19s %6.3f Mpps", round + 1,
-		b->rounds, r->m->name, s->mpps);
+	fprintf(stderr, "bench: round %u/%u %-19s", round + 1, b->rounds,
+		r->m->name);
+	if (r->m->kind != KIND_PPS) {
+		progress_other(b, r, s, bridge ? &bridge->s[round] : NULL);
+		return;
+	}
+	fprintf(stderr, " %6.3f Mpps", s->mpps);
 	if (bridge && bridge != r && !method_base(r->m)->loop &&
 	    bridge->s[round].done)
 		fprintf(stderr, "  %.2fx bridge", s->mpps / bridge->s[round].mpps);

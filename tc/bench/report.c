@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Copyright (c) 2026 The bpfwd authors
  *
- * bpfwd bench's report: the table (text, or with -j one JSON document,
- * both from the same print calls), the list of methods, the plot
- * (gnuplot) and the JSON document saved to a file.
+ * bpfwd bench's report: the tables (text, or with -j one JSON document,
+ * both from the same print calls), the list of methods and the JSON
+ * document saved to a file.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +137,24 @@ static const char *row_status(struct row *r)
 	return r->failed[0] ? "failed" : "ok";
 }
 
+/* A tcp or rtt row's round, JSON only. */
+static void print_round_other(struct row *r, struct sample *s)
+{
+	if (r->m->kind == KIND_TCP) {
+		print_double(PRINT_JSON, "gbps", NULL, s->mpps);
+		print_double(PRINT_JSON, "retransmits", NULL, s->retrans);
+		return;
+	}
+	print_double(PRINT_JSON, "rtt_us_min", NULL, s->rtt_min);
+	print_double(PRINT_JSON, "rtt_us_median", NULL, s->mpps);
+	print_double(PRINT_JSON, "rtt_us_p99", NULL, s->rtt_p99);
+	print_double(PRINT_JSON, "loss_pct", NULL, s->loss_pct);
+	if (r->m->kind == KIND_RTT_LOAD) {
+		print_double(PRINT_JSON, "load_mpps", NULL, s->load_mpps);
+		print_double(PRINT_JSON, "gen_mpps", NULL, s->gen_mpps);
+	}
+}
+
 /* The rounds of a row, JSON only. */
 static void print_rounds(struct bench *b, struct row *r, struct row *bridge)
 {
@@ -150,10 +169,17 @@ static void print_rounds(struct bench *b, struct row *r, struct row *bridge)
 			continue;
 		open_json_object(NULL);
 		print_u64(PRINT_JSON, "round", NULL, k + 1);
-		print_double(PRINT_JSON, "mpps", NULL, s->mpps);
+		if (r->m->kind == KIND_PPS)
+			print_double(PRINT_JSON, "mpps", NULL, s->mpps);
+		else
+			print_round_other(r, s);
 		if (!loop && bridge && bridge->s[k].done && bridge->s[k].mpps > 0)
 			print_double(PRINT_JSON, "ratio_to_bridge", NULL,
 				     s->mpps / bridge->s[k].mpps);
+		if (r->m->kind != KIND_PPS) {
+			close_json_object();
+			continue;
+		}
 		print_mon_round(b, r, k);
 		print_double(PRINT_JSON, "gen_mpps", NULL, s->gen_mpps);
 		if (!isnan(s->dut_ns))
@@ -203,37 +229,115 @@ static void print_row_numbers(struct bench *b, struct row *r,
 	print_u64(PRINT_JSON, "noisy_rounds_discarded", NULL, disc);
 }
 
-static void print_rows(struct bench *b)
+/* A tcp row's numbers: Gbit/s received, the per-round ratio to
+ * tcp-bridge, retransmits (medians over the rounds).
+ */
+static void print_tcp_numbers(struct bench *b, struct row *r, struct row *ref)
 {
-	struct row *bridge = row_named(b, "bridge");
-	int i;
+	struct stat3 g = row_samples(b, r, false, NULL);
+	struct stat3 ra = row_vs(b, r, ref, VS_RATIO);
+	struct stat3 rt = row_field(b, r, offsetof(struct sample, retrans));
 
-	print_string(PRINT_FP, NULL, "%s",
-		     "method               status    Mpps   (min    max)   x bridge (min   max)  ns/pkt  cpu ns  of limit (cpu)\n");
-	open_json_array("methods");
-	for (i = 0; i < b->nrows; i++) {
-		struct row *r = &b->rows[i];
+	print_string(PRINT_JSON, "reason", NULL, r->failed[0] ? r->failed : NULL);
+	print_num("gbps_median", " %6.2f", g.med);
+	print_num("gbps_min", "  (%5.2f", g.min);
+	print_num("gbps_max", " %6.2f)", g.max);
+	print_string(PRINT_JSON, "ratio_to", NULL, r->m->ref->name);
+	print_num("ratio_to_bridge", "  %6.2f", ra.med);
+	print_num("ratio_min", "     (%4.2f", ra.min);
+	print_num("ratio_max", "  %4.2f)", ra.max);
+	print_num("retransmits_median", " %11.0f", rt.med);
+	print_u64(PRINT_JSON, "rounds_used", NULL, g.n);
+}
 
-		open_json_object(NULL);
-		print_string(PRINT_ANY, "name", "%-20s", r->m->name);
-		print_string(PRINT_ANY, "status", " %-8s", row_status(r));
-		print_string(PRINT_JSON, "description", NULL, r->m->desc);
-		if (r->skipped ||
-		    (r->failed[0] && !row_samples(b, r, false, NULL).n)) {
-			print_string(PRINT_ANY, "reason", " %s",
-				     r->skipped ? r->skipped : r->failed);
-			print_nl();
-			close_json_object();
-			continue;
-		}
-		print_row_numbers(b, r, bridge);
-		if (r->failed[0])
-			print_string(PRINT_FP, NULL, "  (%s)", r->failed);
-		if (r->m->mon != MON_OFF)
-			print_mon_cost(b, r);
-		print_rounds(b, r, bridge);
+/* An rtt row's numbers: the lowest round trip of all rounds, the
+ * medians of the rounds' medians, p99s and losses, the per-round ratio
+ * of the median to the bridge's (lower is better), and under load the
+ * rate forwarded meanwhile.
+ */
+static void print_rtt_numbers(struct bench *b, struct row *r, struct row *ref)
+{
+	struct stat3 med = row_samples(b, r, false, NULL);
+	struct stat3 ra = row_vs(b, r, ref, VS_RATIO);
+	struct stat3 lo = row_field(b, r, offsetof(struct sample, rtt_min));
+	struct stat3 p99 = row_field(b, r, offsetof(struct sample, rtt_p99));
+	struct stat3 loss = row_field(b, r, offsetof(struct sample, loss_pct));
+	struct stat3 load = row_field(b, r, offsetof(struct sample, load_mpps));
+
+	print_string(PRINT_JSON, "reason", NULL, r->failed[0] ? r->failed : NULL);
+	print_num("rtt_us_min", " %7.0f", lo.min);
+	print_num("rtt_us_median", " %7.0f", med.med);
+	print_num("rtt_us_p99", " %7.0f", p99.med);
+	print_num("loss_pct", " %6.1f%%", loss.med);
+	print_string(PRINT_JSON, "ratio_to", NULL, r->m->ref->name);
+	print_num("ratio_to_bridge", "  %6.2f", ra.med);
+	print_num("ratio_min", "     (%4.2f", ra.min);
+	print_num("ratio_max", "  %4.2f)", ra.max);
+	if (r->m->kind == KIND_RTT_LOAD)
+		print_num("load_mpps_median", "  %6.3f", load.med);
+	print_u64(PRINT_JSON, "rounds_used", NULL, med.n);
+}
+
+static const char *const headers[KIND_N] = {
+	[KIND_PPS] = "method               status    Mpps   (min    max)   x bridge (min   max)  ns/pkt  cpu ns  of limit (cpu)\n",
+	[KIND_TCP] = "TCP, iperf3 gen -> sink, one stream\n"
+		     "method               status   Gbit/s (min    max)  x tcp-bridge (min  max) retransmits\n",
+	[KIND_RTT] = "round trips, ping gen -> sink 500/s, gen idle (us)\n"
+		     "method               status     min  median     p99   lost  x rtt-bridge (min  max)\n",
+	[KIND_RTT_LOAD] = "round trips, ping gen -> sink 500/s, gen sending as in the pps rows (us)\n"
+			  "method               status     min  median     p99   lost  x rtt-bridge-load     Mpps fwd\n",
+};
+
+static void print_row(struct bench *b, struct row *r)
+{
+	struct row *ref = row_ref(b, r);
+
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "name", "%-20s", r->m->name);
+	print_string(PRINT_ANY, "status", " %-8s", row_status(r));
+	print_string(PRINT_JSON, "kind", NULL, bench_kind_names[r->m->kind]);
+	print_string(PRINT_JSON, "description", NULL, r->m->desc);
+	if (r->skipped || (r->failed[0] && !row_samples(b, r, false, NULL).n)) {
+		print_string(PRINT_ANY, "reason", " %s",
+			     r->skipped ? r->skipped : r->failed);
 		print_nl();
 		close_json_object();
+		return;
+	}
+	if (r->m->kind == KIND_TCP)
+		print_tcp_numbers(b, r, ref);
+	else if (r->m->kind != KIND_PPS)
+		print_rtt_numbers(b, r, ref);
+	else
+		print_row_numbers(b, r, ref);
+	if (r->failed[0])
+		print_string(PRINT_FP, NULL, "  (%s)", r->failed);
+	if (r->m->mon != MON_OFF)
+		print_mon_cost(b, r);
+	print_rounds(b, r, ref);
+	print_nl();
+	close_json_object();
+}
+
+/* One table per kind (one "methods" array in JSON, each row with its
+ * kind).
+ */
+static void print_rows(struct bench *b)
+{
+	unsigned int k;
+	int i, n;
+
+	open_json_array("methods");
+	for (k = 0; k < KIND_N; k++) {
+		for (i = n = 0; i < b->nrows; i++) {
+			if (b->rows[i].m->kind != k)
+				continue;
+			if (!n++ && k)
+				print_nl();
+			if (n == 1)
+				print_string(PRINT_FP, NULL, "%s", headers[k]);
+			print_row(b, &b->rows[i]);
+		}
 	}
 	close_json_array();
 }
@@ -247,7 +351,7 @@ static void print_noise(struct bench *b, double load0, double load1)
 
 	for (i = 0; i < b->nrows; i++)
 		for (k = 0; k < b->rounds; k++)
-			if (b->rows[i].s[k].done) {
+			if (b->rows[i].m->kind == KIND_PPS && b->rows[i].s[k].done) {
 				gen[n] = b->rows[i].s[k].gen_mpps;
 				pr[n++] = b->rows[i].s[k].others;
 				noisy += b->rows[i].s[k].noisy;
@@ -331,92 +435,11 @@ static void print_setup(struct bench *b)
 	close_json_array();
 	print_nl();
 	print_string(PRINT_ANY, "counted_at", "counted: %s\n", b->count_xdp ?
-		     "sink port XDP counter (count+XDP_DROP) for forwarding rows; the drop program's counter for limit rows" :
-		     "sink port tc ingress BPF counter (count+consume) for forwarding rows; the drop program's counter for limit rows");
+		     "sink port XDP counter (count+XDP_DROP) for forwarding rows; the drop program's counter for the drop rows" :
+		     "sink port tc ingress BPF counter (count+consume) for forwarding rows; the drop program's counter for the drop rows");
 	print_string(PRINT_JSON, "known_bias", NULL,
 		     "skbs freed on the dut's CPU return pages to the generator's page pool on the other CPU; this costs skb paths more than XDP paths");
 	close_json_object();
-}
-
-/* gnuplot's data: one line per row, median, min, max and the label. */
-static void plot_data(struct bench *b, FILE *f)
-{
-	struct row *bridge = row_named(b, "bridge");
-	int i;
-
-	for (i = 0; i < b->nrows; i++) {
-		struct row *r = &b->rows[i];
-		struct stat3 mp = row_samples(b, r, false, NULL);
-		struct stat3 ra = row_vs(b, r, bridge, VS_RATIO);
-
-		if (r->skipped || !mp.n)
-			fprintf(f, "\"%s (skipped)\" 0 0 0 \"\"\n", r->m->name);
-		else if (method_base(r->m)->loop)	/* no ratio to the bridge */
-			fprintf(f, "\"%s\" %f %f %f \"\"\n", r->m->name,
-				mp.med, mp.min, mp.max);
-		else
-			fprintf(f, "\"%s\" %f %f %f \"%.2fx\"\n", r->m->name,
-				mp.med, mp.min, mp.max, isnan(ra.med) ? 0 : ra.med);
-	}
-}
-
-static void plot_script(struct bench *b, FILE *g, const char *dat)
-{
-	const char *ext = strrchr(b->plot, '.');
-	bool svg = ext && !strcmp(ext, ".svg");
-
-	fprintf(g,
-		"set terminal %s size 1000,560\n"
-		"set output '%s'\n"
-		"set title \"bpfwd bench: Mpps reaching the sink, %u rounds x %u s, %u-byte frames\\n"
-		"bars: median, whiskers: min-max, labels: median per-round ratio to the Linux bridge\"\n"
-		"set style data histogram\n"
-		"set style histogram errorbars gap 1 lw 1\n"
-		"set style fill solid 0.6 border -1\n"
-		"set boxwidth 0.8\n"
-		"set ylabel 'Mpps'\n"
-		"set yrange [0:*]\n"
-		"set offsets 0, 0, graph 0.1, 0\n"
-		"set xtics rotate by -30 font ',9'\n"
-		"set grid ytics\n"
-		"unset key\n"
-		"plot '%s' using 2:3:4:xtic(1) lc rgb '#4477aa', "
-		"'' using 0:4:5 with labels offset 0,1 font ',9'\n",
-		svg ? "svg" : "pngcairo", b->plot, b->rounds, b->duration,
-		b->size, dat);
-}
-
-int plot(struct bench *b)
-{
-	char dat[] = "/tmp/bpfwd-bench-XXXXXX", gp[] = "/tmp/bpfwd-plot-XXXXXX";
-	char *argv[] = { "gnuplot", gp, NULL };
-	char err[ERRLEN];
-	int fd, gfd, ret;
-	FILE *f;
-
-	fd = mkstemp(dat);
-	if (fd < 0)
-		return -errno;
-	gfd = mkstemp(gp);
-	if (gfd < 0) {
-		close(fd);
-		unlink(dat);
-		return -errno;
-	}
-	f = fdopen(fd, "w");
-	plot_data(b, f);
-	fclose(f);
-	f = fdopen(gfd, "w");
-	plot_script(b, f, dat);
-	fclose(f);
-	ret = ns_exec(-1, argv, err, sizeof(err));
-	unlink(dat);
-	unlink(gp);
-	if (ret) {
-		p_err("plot %s: gnuplot: %s", b->plot, err[0] ? err : "failed");
-		return -EIO;
-	}
-	return 0;
 }
 
 void print_doc(struct bench *b, double load0, double load1)

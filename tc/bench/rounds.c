@@ -41,6 +41,11 @@ struct row *row_named(struct bench *b, const char *name)
 	return NULL;
 }
 
+struct row *row_ref(struct bench *b, struct row *r)
+{
+	return row_named(b, r->m->ref ? r->m->ref->name : "bridge");
+}
+
 /* Samples of a row (clean ones when there are any): its rates, or with
  * @cpu its dut CPU time per packet.
  */
@@ -63,6 +68,28 @@ struct stat3 row_samples(struct bench *b, struct row *r, bool cpu,
 	}
 	if (discarded)
 		*discarded = n ? na - n : 0;
+	return n ? stats_of(v, n) : stats_of(all, na);
+}
+
+/* A field of a row's samples (@off: offsetof(struct sample, ...)) over
+ * its rounds, noisy ones left out when there are clean ones.
+ */
+struct stat3 row_field(struct bench *b, struct row *r, size_t off)
+{
+	double v[MAX_ROUNDS], all[MAX_ROUNDS], x;
+	int n = 0, na = 0;
+	uint32_t i;
+
+	for (i = 0; i < b->rounds; i++) {
+		if (!r->s[i].done)
+			continue;
+		x = *(double *)((char *)&r->s[i] + off);
+		if (isnan(x))
+			continue;
+		all[na++] = x;
+		if (!r->s[i].noisy)
+			v[n++] = x;
+	}
 	return n ? stats_of(v, n) : stats_of(all, na);
 }
 

@@ -7,6 +7,7 @@
  * threads pinned.  Also how the bench runs a command in one of them.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
 #include <stdio.h>
@@ -14,7 +15,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <signal.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 
 #include "bench.h"
 #include "lib/netdev.h"
@@ -33,6 +36,90 @@ int bench_run_cmd(struct bench *b, int ns, char *const argv[])
 		snprintf(b->err, sizeof(b->err), "%s failed (exit %d)", argv[0],
 			 ret);
 	return ret ? -EIO : 0;
+}
+
+/* In a child: into @ns, stdout (and stderr) to @fd, then @argv. */
+static void exec_in(struct bench *b, int ns, char *const argv[], int fd,
+		    bool err_too)
+{
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	if (ns >= 0 && setns(b->ns[ns], CLONE_NEWNET))
+		_exit(126);
+	dup2(fd >= 0 ? fd : null, STDOUT_FILENO);
+	dup2(err_too && fd >= 0 ? fd : null, STDERR_FILENO);
+	dup2(null, STDIN_FILENO);
+	execvp(argv[0], argv);
+	_exit(127);
+}
+
+int bench_capture(struct bench *b, int ns, char *const argv[], bool err_too,
+		  char *out, size_t outlen)
+{
+	size_t len = 0;
+	int p[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -errno;
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -errno;
+	}
+	if (!pid)
+		exec_in(b, ns, argv, p[1], err_too);
+	close(p[1]);
+	while (len + 1 < outlen &&
+	       (n = read(p[0], out + len, outlen - len - 1)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		len += n;
+	}
+	out[len] = '\0';
+	close(p[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+pid_t bench_spawn(struct bench *b, int ns, char *const argv[], int out_fd)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid)
+		exec_in(b, ns, argv, out_fd, true);
+	return pid;
+}
+
+int bench_reap(pid_t pid, int sig)
+{
+	int status, i;
+
+	if (pid <= 0)
+		return -EINVAL;
+	kill(pid, sig);
+	for (i = 0; i < 200; i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return WIFEXITED(status) ? WEXITSTATUS(status) :
+						   128 + WTERMSIG(status);
+		usleep(10000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	return 128 + SIGKILL;
 }
 
 static void rand_tag(char *tag, size_t len)

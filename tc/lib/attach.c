@@ -21,11 +21,20 @@ bool kernel_has_tcx(void)
 	return !bpf_prog_query(1, BPF_TCX_INGRESS, 0, NULL, NULL, &cnt);
 }
 
-/* One message for a failed netlink request, with the kernel's reason. */
-static int nl_fail(const char *what, const char *dev, int err)
+/* One message for a failed netlink request, with the kernel's reason
+ * and then @hint, when there are.
+ */
+static int nl_fail(const char *what, const char *dev, int err,
+		   const char *hint)
 {
-	if (nl_extack[0])
-		p_err("%s: %s: %s (%s)", dev, what, strerror(-err), nl_extack);
+	const char *k = nl_extack();
+
+	if (k[0] && hint)
+		p_err("%s: %s: %s (%s; %s)", dev, what, strerror(-err), k,
+		      hint);
+	else if (k[0] || hint)
+		p_err("%s: %s: %s (%s)", dev, what, strerror(-err),
+		      k[0] ? k : hint);
 	else
 		p_err("%s: %s: %s", dev, what, strerror(-err));
 	return err;
@@ -69,7 +78,7 @@ int tc_filter_attach(struct attach_req *r)
 	if (!r->replace) {
 		err = nl_clsact_add(r->ifindex, &r->own_clsact);
 		if (err)
-			return nl_fail("add clsact qdisc", r->dev, err);
+			return nl_fail("add clsact qdisc", r->dev, err, NULL);
 	} else if (r->act &&
 		   find_act_handle(r->ifindex, r->egress, r->prio, &old)) {
 		p_err("%s: no u32 filter at %s prio %u to replace", r->dev,
@@ -85,20 +94,14 @@ int tc_filter_attach(struct attach_req *r)
 		err = nl_bpf_filter_set(r->ifindex, r->egress, r->prio,
 					r->prog_fd, r->prog_name, r->replace);
 	if (err) {
-		if (err == -EEXIST) {
-			char kmsg[sizeof(nl_extack)];
+		const char *hint = NULL;
 
-			snprintf(kmsg, sizeof(kmsg), "%s", nl_extack);
-			snprintf(nl_extack, sizeof(nl_extack),
-				 "%s%sa filter is already at this prio; pick another with prio N",
-				 kmsg, kmsg[0] ? "; " : "");
-		}
-		if (r->act &&
-		    (err == -ENOENT || err == -EINVAL || err == -EOPNOTSUPP) &&
-		    !nl_extack[0])
-			snprintf(nl_extack, sizeof(nl_extack),
-				 "this kernel may lack act_bpf (see bpfwd probe)");
-		nl_fail(what, r->dev, err);
+		if (err == -EEXIST)
+			hint = "a filter is already at this prio; pick another with prio N";
+		else if (r->act && !nl_extack()[0] &&
+			 (err == -ENOENT || err == -EINVAL || err == -EOPNOTSUPP))
+			hint = "this kernel may lack act_bpf (see bpfwd probe)";
+		nl_fail(what, r->dev, err, hint);
 		if (r->own_clsact)
 			clsact_release(r->ifindex);
 		r->own_clsact = false;
@@ -107,7 +110,7 @@ int tc_filter_attach(struct attach_req *r)
 	/* act replace: the new node went in after the old one; drop it */
 	if (old && nl_filter_del(r->ifindex, r->egress, r->prio, old, "u32"))
 		pr_warn("%s: old u32 node %x at prio %u stays: %s", r->dev,
-			old, r->prio, nl_extack);
+			old, r->prio, nl_extack());
 	return 0;
 }
 
@@ -164,7 +167,7 @@ int tc_filter_detach(uint32_t ifindex, const char *dev, bool egress,
 
 	err = nl_filter_del(ifindex, egress, prio, 0, NULL);
 	if (err && err != -ENOENT && err != -EINVAL && err != -ENODEV)
-		return nl_fail("delete filter", dev, err);
+		return nl_fail("delete filter", dev, err, NULL);
 	if (own_clsact)
 		clsact_release(ifindex);
 	return 0;

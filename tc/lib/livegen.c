@@ -2,12 +2,14 @@
 /* Copyright (c) 2026 The bpfwd authors
  *
  * Generator core: builds the UDP/IPv4 or UDP/IPv6 template with valid
- * checksums, loads gen.o's gen_xmit with the device, the flows and the
- * checksum sum as load-time constants, and runs it in live-frames mode
+ * checksums, loads gen.o's gen_xmit with the device, the flows, the
+ * checksum sum and the template's headers (written back into every
+ * frame) as load-time constants, and runs it in live-frames mode
  * in batches of 64.  Frames are only ever sent out of the device the
  * caller names, in the caller's network namespace.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,8 +38,10 @@ struct livegen {
 	struct gen *skel;
 	int prog_fd;
 	uint32_t len;
+	uint8_t pad[2];		/* the IP header (frame + 14) 4-byte aligned */
 	uint8_t frame[FRAME_MAX];
 };
+_Static_assert(offsetof(struct livegen, frame) % 4 == 2, "IP header alignment");
 
 uint32_t livegen_frame_len(const struct livegen_cfg *cfg)
 {
@@ -286,6 +290,12 @@ int livegen_open(struct livegen_cfg *cfg, struct livegen **gp)
 	g->skel->rodata->gen_sport_off = sport_off;
 	g->skel->rodata->gen_csum_off = csum_off;
 	g->skel->rodata->gen_csum_base = base;
+	/* written back into every frame: Ethernet + IPv4 (34 bytes) or
+	 * IPv6 (54) headers, in 8-byte words
+	 */
+	g->skel->rodata->gen_hdr_words = cfg->ipv6 ? 7 : 5;
+	memcpy((void *)g->skel->rodata->gen_hdr, g->frame,
+	       sizeof(g->skel->rodata->gen_hdr));
 	err = gen__load(g->skel);
 	if (err) {
 		p_err("load gen.o: %s (bpfwd -vv shows the verifier log)",

@@ -4,8 +4,9 @@
  * What the generator and the benchmark need to know about a device, read
  * over netlink in the current namespace (sysfs may show another one):
  * its address, its veth peer, its 64-bit counters, the XDP features the
- * kernel advertises for it (genetlink "netdev", kernel >= 6.3) and a
- * neighbour's MAC address.
+ * kernel advertises for it (genetlink "netdev", kernel >= 6.3), a
+ * neighbour's MAC address, and the tx checksum offload of a veth's peer
+ * (SIOCETHTOOL in the peer's namespace).
  */
 #ifndef __BPFWD_NETDEV_H
 #define __BPFWD_NETDEV_H
@@ -24,6 +25,7 @@ struct link_info {
 	uint32_t mtu;
 	uint32_t link;		/* IFLA_LINK: a veth's peer ifindex */
 	bool link_other_ns;	/* the peer lives in another namespace */
+	int32_t link_netnsid;	/* that namespace's id here (link_other_ns) */
 	bool up;
 	bool carrier;		/* IFLA_CARRIER: the link is there */
 	char kind[16];		/* "veth", "bridge", ... or empty */
@@ -41,5 +43,24 @@ int netdev_neigh_mac(uint32_t ifindex, int family, const void *addr,
 		     uint8_t mac[6]);
 /* The first address of @family on @ifindex; -ENOENT when none. */
 int netdev_addr(uint32_t ifindex, int family, void *addr);
+
+/* The link at the other end of @l (a veth's peer, by IFLA_LINK and
+ * IFLA_LINK_NETNSID): its name in @peer (IF_NAMESIZE), and whether it
+ * transmits with tx checksum offload (ethtool's tx-checksumming) in
+ * @on.  -ENOENT when its namespace is not one this process can find
+ * (named in /run/netns or held by a process).
+ */
+int netdev_peer_tx_csum(const struct link_info *l, char *peer, bool *on);
+/* Sets tx-checksumming of that peer, as ethtool -K PEER tx @on does. */
+int netdev_peer_tx_csum_set(const struct link_info *l, bool on);
+
+/* One request on a new socket of @proto (NETLINK_ROUTE, ...): every
+ * answer goes to @cb (NULL: none expected) until the ack or the end of
+ * the dump.  0 or -errno.
+ */
+struct nlmsghdr;
+typedef int (*netdev_msg_cb)(const struct nlmsghdr *nlh, void *data);
+int netdev_talk(int proto, struct nlmsghdr *nlh, netdev_msg_cb cb,
+		void *data);
 
 #endif /* __BPFWD_NETDEV_H */

@@ -32,7 +32,12 @@
 #define TC_H_MIN_EGRESS 0xFFF3U
 #endif
 
-char nl_extack[256];
+static char extack[256];
+
+const char *nl_extack(void)
+{
+	return extack;
+}
 
 #define NL_BUF 32768
 
@@ -65,8 +70,7 @@ static int extack_attr(const struct nlattr *a, void *data)
 	(void)data;
 	if (mnl_attr_get_type(a) == NLMSGERR_ATTR_MSG &&
 	    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) >= 0) {
-		snprintf(nl_extack, sizeof(nl_extack), "%s",
-			 mnl_attr_get_str(a));
+		snprintf(extack, sizeof(extack), "%s", mnl_attr_get_str(a));
 	}
 	return MNL_CB_OK;
 }
@@ -100,7 +104,7 @@ static int nl_talk(struct nl_req *r, struct nlmsghdr *nlh, nl_msg_cb cb,
 	ssize_t n;
 	int err = 0;
 
-	nl_extack[0] = '\0';
+	extack[0] = '\0';
 	nlh->nlmsg_seq = ++r->seq;
 	nlh->nlmsg_flags |= NLM_F_ACK;
 	if (mnl_socket_sendto(r->nl, nlh, nlh->nlmsg_len) < 0)
@@ -183,7 +187,7 @@ int nl_clsact_add(int ifindex, bool *created)
 
 	*created = !err;
 	if (err == -EEXIST && nl_clsact_exists(ifindex)) {
-		nl_extack[0] = '\0';
+		extack[0] = '\0';
 		return 0;
 	}
 	return err;
@@ -410,7 +414,7 @@ int nl_filter_list(int ifindex, bool egress, struct tc_filter_info *f,
 	return err ? err : l.n;
 }
 
-/* XDP ports: IFLA_XDP, so that the kernel's reason reaches nl_extack */
+/* XDP ports: IFLA_XDP, so that the kernel's reason reaches nl_extack() */
 
 struct xdp_arg {
 	int ifindex;

@@ -2,8 +2,10 @@
 /* Copyright (c) 2026 The bpfwd authors
  *
  * rtnetlink over libmnl: clsact qdiscs, cls_bpf and u32 + act_bpf
- * filters.  Every call returns 0 or -errno; the kernel's extack text of
- * the last failure is in nl_extack (empty when the kernel gave none).
+ * filters.  Every call returns 0 or -errno; nl_extack() gives the
+ * kernel's extack text of the last request (empty when the kernel gave
+ * none).  Callers read it to word their own message; only nl.c writes
+ * it.
  */
 #ifndef __BPFWD_NL_H
 #define __BPFWD_NL_H
@@ -11,7 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-extern char nl_extack[256];
+/* The kernel's reason for the last failed request, or "". */
+const char *nl_extack(void);
 
 struct tc_filter_info {
 	uint32_t prio;

@@ -35,7 +35,45 @@ static int open_pin(struct table *t, const char *name)
 	return bpf_obj_get(path);
 }
 
-int table_open(struct table *t, bool stock, bool create)
+static int table_path(struct table *t, bool create)
+{
+	return t->stock ? stock_dir(t->dir, sizeof(t->dir), create) :
+			  ns_dir(t->dir, sizeof(t->dir), create);
+}
+
+/* Finds (with @create makes) the table's directory and locks it: the
+ * lock comes before anything is read, so what the command decides from
+ * the table (a free slot, whether it exists) holds until it ends.
+ */
+static int table_dir_lock(struct table *t, bool create)
+{
+	int i, err = 0;
+
+	for (i = 0; i < 8; i++) {
+		err = table_path(t, create);
+		if (err)
+			return err;
+		err = pin_dir_lock(t->dir);
+		if (err != -ESTALE)	/* removed meanwhile: look again */
+			break;
+	}
+	if (err == -ENOENT && !create)
+		return err;
+	if (err)
+		p_err("lock %s: %s", t->dir, strerror(-err));
+	return err;
+}
+
+/* A writer that found the table with table_open_read() locks it at its
+ * first change (a no-op when table_open() did).  Its callers report.
+ */
+static int table_lock(struct table *t)
+{
+	return pin_dir_lock(t->dir);
+}
+
+static int table_open_as(struct table *t, bool stock, bool create,
+			 bool change)
 {
 	struct redirect *skel;
 	bool exists;
@@ -47,8 +85,7 @@ int table_open(struct table *t, bool stock, bool create)
 	err = bpffs_ensure();
 	if (err)
 		return err;
-	err = stock ? stock_dir(t->dir, sizeof(t->dir), false) :
-		      ns_dir(t->dir, sizeof(t->dir), false);
+	err = change ? table_dir_lock(t, create) : table_path(t, false);
 	if (err)
 		return err;
 	err = table_check_layout(t->dir, &exists, false);
@@ -57,12 +94,6 @@ int table_open(struct table *t, bool stock, bool create)
 	if (!exists) {
 		if (!create)
 			return -ENOENT;
-		err = stock ? stock_dir(t->dir, sizeof(t->dir), true) :
-			      ns_dir(t->dir, sizeof(t->dir), true);
-		if (err) {
-			p_err("%s: %s", t->dir, strerror(-err));
-			return err;
-		}
 		err = loader_load_prog(t->dir, RD_MAPS, 0, &skel, NULL, NULL);
 		if (err)
 			return err;
@@ -78,6 +109,11 @@ int table_open(struct table *t, bool stock, bool create)
 		return err;
 	}
 	return 0;
+}
+
+int table_open(struct table *t, bool stock, bool create)
+{
+	return table_open_as(t, stock, create, true);
 }
 
 int stock_check_layout(bool warn)
@@ -100,7 +136,7 @@ int table_open_read(struct table *t, bool stock)
 		stale = stock_check_layout(true) == -EEXIST;
 	if (stock && stale)
 		return -ENOENT;
-	return table_open(t, stock, false);
+	return table_open_as(t, stock, false, false);
 }
 
 void table_close(struct table *t)
@@ -117,7 +153,7 @@ void table_gc(struct table *t)
 	char path[PATH_MAX];
 	uint32_t key;
 
-	if (t->stock || t->ports_fd < 0)
+	if (t->stock || t->ports_fd < 0 || table_lock(t))
 		return;
 	if (!bpf_map_get_next_key(t->ports_fd, NULL, &key))
 		return;
@@ -141,11 +177,19 @@ int port_get(struct table *t, uint32_t ifindex, struct bpfwd_port *p)
 int port_put(struct table *t, uint32_t ifindex, const struct bpfwd_port *p,
 	     uint64_t flags)
 {
+	int err = table_lock(t);
+
+	if (err)
+		return err;
 	return bpf_map_update_elem(t->ports_fd, &ifindex, p, flags) ? -errno : 0;
 }
 
 int port_delete(struct table *t, uint32_t ifindex)
 {
+	int err = table_lock(t);
+
+	if (err)
+		return err;
 	return bpf_map_delete_elem(t->ports_fd, &ifindex) ? -errno : 0;
 }
 
@@ -206,6 +250,9 @@ int slot_alloc(struct table *t, uint32_t *slot)
 	unsigned char used[BPFWD_MAX_SLOTS] = { 0 };
 	int i, err;
 
+	err = table_lock(t);
+	if (err)
+		return err;
 	err = table_each(t, mark_slot, used);
 	if (err)
 		return err;
@@ -333,11 +380,35 @@ int stats_read(struct table *t, uint32_t slot, struct bpfwd_stats *sum,
 	return 0;
 }
 
+/* Whether an entry of the table counts in @slot. */
+static bool slot_used(struct table *t, uint32_t slot)
+{
+	struct bpfwd_port p;
+	uint32_t key, next;
+	void *prev = NULL;
+
+	while (!bpf_map_get_next_key(t->ports_fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (!port_get(t, key, &p) && p.slot == slot)
+			return true;
+	}
+	return false;
+}
+
 int stats_clear(struct table *t, uint32_t slot)
 {
-	struct bpfwd_stats *v = calloc(nr_cpus(), sizeof(*v));
-	int err;
+	struct bpfwd_stats *v;
+	int err = table_lock(t);
 
+	if (err)
+		return err;
+	/* a port's entry read before the lock may be stale: its slot
+	 * can be another port's by now
+	 */
+	if (slot_used(t, slot))
+		return -EBUSY;
+	v = calloc(nr_cpus(), sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	err = bpf_map_update_elem(t->stats_fd, &slot, v, 0) ? -errno : 0;

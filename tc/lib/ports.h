@@ -21,8 +21,11 @@ struct table {
 	char dir[PATH_MAX];
 };
 
-/* Opens a table; with @create makes (and pins) its maps when missing.
- * Returns -ENOENT (no message) when it does not exist and !create.
+/* Opens a table to change it; with @create makes (and pins) its maps
+ * when missing.  Returns -ENOENT (no message) when it does not exist and
+ * !create.  It locks the table's directory until the process ends (see
+ * pin_dir_lock()), as do the functions below that change a table
+ * opened with table_open_read(): changes in one namespace serialise.
  */
 int table_open(struct table *t, bool stock, bool create);
 /* table_open() without create, for finding and listing ports: a stock
@@ -83,6 +86,9 @@ int ports_walk_tables(table_fn tfn, port_fn fn, void *data, bool gc);
 /* Sums a slot over CPUs; @percpu, if not NULL, gets nr_cpus entries. */
 int stats_read(struct table *t, uint32_t slot, struct bpfwd_stats *sum,
 	       struct bpfwd_stats *percpu);
+/* Zeroes a slot's counters; -EBUSY, leaving them, when an entry of the
+ * table still uses it.
+ */
 int stats_clear(struct table *t, uint32_t slot);
 int nr_cpus(void);
 

@@ -137,7 +137,8 @@ static struct bpf_program *prog_of(struct xdp *skel, enum xdp_prog prog)
 }
 
 int xdp_load(struct table *t, enum xdp_prog prog, enum xdp_prog extra,
-	     uint32_t cpumap_id, struct xdp **skelp)
+	     uint32_t cpumap_id, const struct xdp_fixed *fixed,
+	     struct xdp **skelp)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = t->dir);
 	struct bpf_program *p, *want, *also, *ktp;
@@ -163,6 +164,11 @@ int xdp_load(struct table *t, enum xdp_prog prog, enum xdp_prog extra,
 		return err;
 	}
 	skel->rodata->cpumap_id = cpumap_id;
+	if (fixed) {
+		skel->rodata->fixed_ifindex = fixed->ifindex;
+		skel->rodata->fixed_slot = fixed->slot;
+		skel->rodata->fixed_target = fixed->target;
+	}
 	want = prog_of(skel, prog);
 	also = prog_of(skel, extra);
 	ktp = cpumap_id ? skel->progs.kthread_tp : NULL;
@@ -240,22 +246,10 @@ uint32_t xdp_our_prog(int ifindex, bool generic)
 	return ours(id) ? id : 0;
 }
 
-/* The XDP limit without multi-buffer: one page holds headroom, frame
- * and skb_shared_info (as veth computes it for its peer's MTU).
- */
-static uint32_t xdp_max_mtu(void)
-{
-	long page = sysconf(_SC_PAGESIZE);
-
-	return page - 256 /* XDP_PACKET_HEADROOM */ - 320 /* shinfo */ -
-	       14 /* ETH_HLEN */;
-}
-
 int xdp_check_in(int ifindex, const char *dev, bool generic)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
 	char name[BPF_OBJ_NAME_LEN] = "?";
-	struct link_info l;
 	uint64_t feat;
 	int err;
 
@@ -283,12 +277,79 @@ int xdp_check_in(int ifindex, const char *dev, bool generic)
 		      dev);
 		return -EOPNOTSUPP;
 	}
-	if (!netdev_link(ifindex, &l) && l.mtu > xdp_max_mtu()) {
-		p_err("%s: MTU %u is too large for native XDP (at most %u: a frame must fit in one page); lower it (ip link set dev %s mtu 1500) or use xdp-mode generic",
-		      dev, l.mtu, xdp_max_mtu(), dev);
-		return -ERANGE;
-	}
+	/* No MTU check: the programs take multi-buffer frames, so a jumbo
+	 * MTU is fine wherever the driver does multi-buffer XDP; a driver
+	 * that does not refuses the program itself, and xdp_attach() prints
+	 * its reason with the fix.  Generic XDP has no MTU limit.
+	 */
 	return 0;
+}
+
+/* @ifindex's veth link, with its peer's name and tx checksum offload;
+ * -ENODEV for a device that is not a veth.
+ */
+static int veth_peer_csum(int ifindex, struct link_info *l, char *peer,
+			  bool *on)
+{
+	if (netdev_link(ifindex, l) || strcmp(l->kind, "veth"))
+		return -ENODEV;
+	snprintf(peer, IF_NAMESIZE, "PEER");
+	return netdev_peer_tx_csum(l, peer, on);
+}
+
+int xdp_check_offload(int ifindex, const char *dev, bool fix)
+{
+	char peer[IF_NAMESIZE];
+	struct link_info l;
+	bool on = false;
+	int err;
+
+	err = veth_peer_csum(ifindex, &l, peer, &on);
+	if (err == -ENODEV)
+		return 0;
+	if (err) {
+		pr_warn("%s: cannot inspect its veth peer%s (%s): if that peer sends with tx checksum offload on, XDP drops the TCP and UDP it sends; turn it off there (ethtool -K PEER tx-checksumming off)",
+			dev, l.link_other_ns ? " in another namespace" : "",
+			strerror(-err));
+		return 0;
+	}
+	if (!on || fix)
+		return 0;
+	p_err("%s: its veth peer %s%s sends with tx checksum offload, whose unfinished checksums and TSO frames do not survive an XDP redirect (TCP and UDP sent from there would be dropped); turn it off (ethtool -K %s tx-checksumming off), or add fix-offload to have bpfwd do it",
+	      dev, peer, l.link_other_ns ? " (in another namespace)" : "",
+	      peer);
+	return -EOPNOTSUPP;
+}
+
+int xdp_fix_offload(int ifindex, const char *dev, bool *changed)
+{
+	char peer[IF_NAMESIZE];
+	struct link_info l;
+	bool on = false;
+	int err;
+
+	*changed = false;
+	err = veth_peer_csum(ifindex, &l, peer, &on);
+	if (err || !on)
+		return 0;	/* not a veth, or xdp_check_offload() warned */
+	err = netdev_peer_tx_csum_set(&l, false);
+	if (err) {
+		p_err("%s: fix-offload: turn tx checksumming off on veth peer %s: %s",
+		      dev, peer, strerror(-err));
+		return err;
+	}
+	pr_info("%s: fix-offload: tx checksumming is off on veth peer %s%s now",
+		dev, peer, l.link_other_ns ? " (in another namespace)" : "");
+	*changed = true;
+	return 0;
+}
+
+void xdp_unfix_offload(int ifindex)
+{
+	struct link_info l;
+
+	if (!netdev_link(ifindex, &l))
+		netdev_peer_tx_csum_set(&l, true);
 }
 
 int xdp_check_target(int ifindex, const char *dev)
@@ -336,6 +397,7 @@ int xdp_attach(int ifindex, const char *dev, int prog_fd, bool generic,
 {
 	uint32_t flags = mode_flag(generic);
 	int old_fd = -1, err;
+	const char *why;
 
 	if (old_id) {
 		old_fd = bpf_prog_get_fd_by_id(old_id);
@@ -354,20 +416,17 @@ int xdp_attach(int ifindex, const char *dev, int prog_fd, bool generic,
 		close(old_fd);
 	if (!err)
 		return 0;
-	if (err == -EOPNOTSUPP && !generic && !nl_extack[0])
-		snprintf(nl_extack, sizeof(nl_extack),
-			 "no native XDP here; use xdp-mode generic");
+	why = nl_extack();
+	if (err == -EOPNOTSUPP && !generic && !why[0])
+		why = "no native XDP here; use xdp-mode generic";
 	if (err == -EBUSY || err == -EEXIST)
-		snprintf(nl_extack, sizeof(nl_extack),
-			 "another XDP program is there; bpfwd does not replace it");
+		why = "another XDP program is there; bpfwd does not replace it";
 	if (err == -ERANGE && !generic)
-		p_err("%s: attach XDP (native): %s (%s); the frames that arrive may not fit in one page: lower the MTU of the device that sends to %s (its veth peer), or use xdp-mode generic",
-		      dev, strerror(-err), nl_extack[0] ? nl_extack : "MTU",
-		      dev);
-	else if (nl_extack[0])
+		p_err("%s: attach XDP (native): %s (%s); the frames that arrive are too large for this driver's XDP: lower the MTU of the device that sends to %s (its veth peer), or use xdp-mode generic",
+		      dev, strerror(-err), why[0] ? why : "MTU", dev);
+	else if (why[0])
 		p_err("%s: attach XDP (%s): %s (%s)", dev,
-		      generic ? "generic" : "native", strerror(-err),
-		      nl_extack);
+		      generic ? "generic" : "native", strerror(-err), why);
 	else
 		p_err("%s: attach XDP (%s): %s", dev,
 		      generic ? "generic" : "native", strerror(-err));
@@ -390,7 +449,7 @@ int xdp_detach(int ifindex, const char *dev, bool generic, uint32_t id)
 		return 0;
 	if (err)
 		p_err("%s: detach XDP: %s%s%s", dev, strerror(-err),
-		      nl_extack[0] ? ": " : "", nl_extack);
+		      nl_extack()[0] ? ": " : "", nl_extack());
 	return err;
 }
 
@@ -589,7 +648,7 @@ int xdp_kthread_ensure(struct table *t)
 	close(fd);
 	if (err)
 		return err;
-	err = xdp_load(t, XP_NONE, XP_NONE, info.id, &skel);
+	err = xdp_load(t, XP_NONE, XP_NONE, info.id, NULL, &skel);
 	if (err)
 		return err;
 	link = bpf_program__attach(skel->progs.kthread_tp);
@@ -650,26 +709,41 @@ void xdp_pins_gc(struct table *t, uint32_t skip_ifindex)
 	unpin_all(t);
 }
 
+/* One CPU number at @s: -EINVAL when there is none, -ERANGE when it is
+ * not a CPU of this machine (however large: no wrap to 32 bits).
+ */
+static int cpu_num(const char *s, char **end, uint32_t *cpu)
+{
+	unsigned long v;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, end, 10);
+	if (errno == ERANGE || v >= (unsigned long)nr_cpus())
+		return -ERANGE;
+	*cpu = v;
+	return 0;
+}
+
 int parse_cpu_list(const char *s, struct bpfwd_cpus *c)
 {
 	uint32_t lo, hi, cpu, i;
 	char *end;
+	int err;
 
 	memset(c, 0, sizeof(*c));
 	while (*s) {
-		if (*s < '0' || *s > '9')
-			return -EINVAL;
-		lo = hi = strtoul(s, &end, 10);
-		if (*end == '-') {
+		err = cpu_num(s, &end, &lo);
+		hi = lo;
+		if (!err && *end == '-') {
 			s = end + 1;
-			if (*s < '0' || *s > '9')
-				return -EINVAL;
-			hi = strtoul(s, &end, 10);
+			err = cpu_num(s, &end, &hi);
 		}
+		if (err)
+			return err;
 		if (hi < lo || (*end && *end != ','))
 			return -EINVAL;
-		if (hi >= (uint32_t)nr_cpus())
-			return -ERANGE;
 		for (cpu = lo; cpu <= hi; cpu++) {
 			for (i = 0; i < c->count; i++)
 				if (c->cpu[i] == cpu)

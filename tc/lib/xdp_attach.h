@@ -6,8 +6,10 @@
  * operator), the XDP-only maps (devmap slots, cpumap CPUs and their
  * lists, the flood group) and the checks that catch the usual XDP traps
  * before anything is changed: someone else's program on the device, no
- * native XDP, an MTU too large for XDP, a target that cannot take XDP
- * frames (a veth whose peer has neither GRO nor an XDP program).
+ * native XDP, a target that cannot take XDP frames (a veth whose peer
+ * has neither GRO nor an XDP program).  The programs take multi-buffer
+ * frames (xdp.frags), so a jumbo MTU is the driver's to refuse, if it
+ * must.
  */
 #ifndef __BPFWD_XDP_ATTACH_H
 #define __BPFWD_XDP_ATTACH_H
@@ -32,19 +34,48 @@ enum xdp_prog {
 	XP_CPU_THEN,		/* xdp_cpu_then: cpumap program */
 };
 
+/* A copy of xdp.o loaded for one port of mode redirect or map: its
+ * ingress ifindex, slot and target become load-time constants, so that
+ * xdp_redirect and xdp_devmap skip the table lookup for its frames (the
+ * entry stays for show and stats; a replace loads a new copy).
+ */
+struct xdp_fixed {
+	uint32_t ifindex;
+	uint32_t slot;
+	uint32_t target;
+};
+
 /* Opens xdp.o with the table's directory as pin root and loads program
  * @prog, and @extra too (the cpumap or devmap program of a mode); with
- * @cpumap_id the kthread tracepoint program.
+ * @cpumap_id the kthread tracepoint program; with @fixed (may be NULL)
+ * specialised for that port.
  */
 int xdp_load(struct table *t, enum xdp_prog prog, enum xdp_prog extra,
-	     uint32_t cpumap_id, struct xdp **skel);
+	     uint32_t cpumap_id, const struct xdp_fixed *fixed,
+	     struct xdp **skel);
 int xdp_prog_fd(struct xdp *skel, enum xdp_prog prog);
 void xdp_free(struct xdp *skel);
 
 /* Checks on the ingress device: no program of someone else's, native
- * XDP when not @generic, an MTU that XDP takes.  One message each.
+ * XDP when not @generic.  One message each.
  */
 int xdp_check_in(int ifindex, const char *dev, bool generic);
+/* The veth offload trap: a veth @ifindex whose peer sends with tx
+ * checksum offload hands it CHECKSUM_PARTIAL skbs, whose unfinished
+ * checksums an XDP frame does not carry (native), and TSO skbs larger
+ * than the MTU, which an XDP redirect drops (generic, and native to a
+ * target whose MTU they exceed): the TCP and UDP sent from there never
+ * arrive.  Turning the offload off ends both (TSO needs it).  Refused
+ * (-EOPNOTSUPP, one line with the fix) unless @fix; a peer that cannot
+ * be inspected (its namespace not found) is a warning.  0 for any other
+ * device.
+ */
+int xdp_check_offload(int ifindex, const char *dev, bool fix);
+/* fix-offload: turns tx checksumming off on @ifindex's veth peer when
+ * it is on; *@changed says whether it did, for xdp_unfix_offload().
+ */
+int xdp_fix_offload(int ifindex, const char *dev, bool *changed);
+void xdp_unfix_offload(int ifindex);
 /* Checks that @ifindex can take XDP frames redirected in native mode. */
 int xdp_check_target(int ifindex, const char *dev);
 

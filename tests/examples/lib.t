@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Copyright (c) 2026 The bpfwd authors
 #
-# examples/lib.sh stays standalone (an example is copied out with it and
+# examples/example-lib.sh stays standalone (an example is copied out with it and
 # run alone), so the topology functions it shares with tests/lib.sh are
 # written twice.  This test keeps the two copies the same: every
 # function both files define, and each pair in TWINS (one function under
@@ -12,9 +12,9 @@
 source "$(dirname "$0")/../lib.sh"
 
 TESTS_LIB=$TESTS_DIR/lib.sh
-EX_LIB=$TOP/examples/lib.sh
+EX_LIB=$TOP/examples/example-lib.sh
 
-# tests/lib.sh name, examples/lib.sh name
+# tests/lib.sh name, examples/example-lib.sh name
 TWINS="send_udp:udp_send ip_inreceives:ip_in"
 # in_ns: an example also runs on real devices, where an empty NS means
 #   the current namespace; a test refuses it, so that no typo sends
@@ -41,17 +41,17 @@ body() {
 	bash -c "$def"$'\n'"declare -f $2" | sed "1s/^$2 /f /"
 }
 
-# same NAME_T NAME_E: NAME_T of tests/lib.sh and NAME_E of examples/lib.sh
+# same NAME_T NAME_E: NAME_T of tests/lib.sh and NAME_E of examples/example-lib.sh
 # have one body
 same() {
-	local t e desc="tests/lib.sh $1 is examples/lib.sh $2"
-	[ "$1" = "$2" ] && desc="$1 is the same in tests/lib.sh and examples/lib.sh"
+	local t e desc="tests/lib.sh $1 is examples/example-lib.sh $2"
+	[ "$1" = "$2" ] && desc="$1 is the same in tests/lib.sh and examples/example-lib.sh"
 	if ! t=$(body "$TESTS_LIB" "$1"); then
 		not_ok "$desc"
 		diag "tests/lib.sh defines no $1"
 	elif ! e=$(body "$EX_LIB" "$2"); then
 		not_ok "$desc"
-		diag "examples/lib.sh defines no $2"
+		diag "examples/example-lib.sh defines no $2"
 	elif [ "$t" = "$e" ]; then
 		ok "$desc"
 	else
@@ -67,7 +67,7 @@ for f in $both; do
 	same "$f" "$f"
 	n=$((n + 1))
 done
-ge "$n" 2 "tests/lib.sh and examples/lib.sh share functions (veth, rx_packets)"
+ge "$n" 2 "tests/lib.sh and examples/example-lib.sh share functions (veth, rx_packets)"
 for pair in $TWINS; do
 	same "${pair%%:*}" "${pair#*:}"
 done

@@ -21,10 +21,10 @@ is "$(grep -c '^  cpu[0-9]*: [1-9][0-9]* frames.*kthread processed [1-9]' <<<"$O
 	$((ncpu * 2)) "per-CPU lines: every CPU and its kthread did work, both runs"
 like "$OUT" "cpumap cpu0: packets" "bpfwd stats prints the cpumap figures"
 
-# device mode, on devices of a namespace of this test: adds the port and
-# leaves it; -d removes it; a missing CPU list changes nothing
-topo || { not_ok topology; done_testing; }
-in_ns "$sink" ethtool -K s0 gro on >/dev/null
+# device mode, on devices of a namespace of this test (xtopo: g0 sends
+# full checksums, or port add refuses the veth offload trap): adds the
+# port and leaves it; -d removes it; a missing CPU list changes nothing
+xtopo || { not_ok topology; done_testing; }
 in_ns "$dut" "$TOP/examples/xdp-cpumap.sh" d0 0 d1 >/dev/null
 is "$?" 0 "device mode: adds d0 on cpu 0 to d1"
 is "$(bpfwd_ns "$dut" -j port show | jq -r '.[0] | "\(.dev) \(.mode) \(.cpus) \(.to) \(.attached)"')" \

@@ -7,7 +7,12 @@
 # skipped with a reason, and its namespaces and pins are gone afterwards,
 # also when it is interrupted with ^C.  The monitor rows (OFF+mon-errors,
 # OFF+mon-all) carry their comparison with OFF and leave no monitor
-# program loaded.  No rate is asserted: timing lives in make bench.
+# program loaded.  The XDP rows are compared with xdp-fixed; TCP moves
+# through every method that can carry it and tcp-xdp says why not and
+# how to fix it; round trips are measured idle and under load; scale
+# rows run or say why not (the ports table's size); a peer runs or
+# says why not; one plot per table is written.  No rate is asserted:
+# timing lives in make bench.
 source "$(dirname "$0")/../lib.sh"
 need_bpfwd
 command -v jq >/dev/null || skip_all "jq missing"
@@ -31,7 +36,7 @@ mon_gone() {
 
 pins0=$(pins)
 mon0=$(mon_progs)
-js=$("$BPFWD" -j bench rounds 1 duration 1 2>"$TMPDIR_T/err")
+js=$("$BPFWD" -j bench rounds 1 duration 1 plot "$TMPDIR_T/b.png" 2>"$TMPDIR_T/err")
 rc=$?
 all_js=$js
 is "$rc" 0 "bench rounds 1 duration 1 exits 0"
@@ -45,12 +50,19 @@ is "$got" "$all" "every method has a row"
 bad=$(jq -r '.methods[] | select(.status != "ok" and
 	(.status != "skipped" or (.reason // "") == "")) | .name' <<<"$js")
 is "$bad" "" "every row is ok, or skipped with a reason"
-for m in $(jq -r '.methods[] | select(.status == "ok") | .name' <<<"$js"); do
+for m in $(jq -r '.methods[] | select(.status == "ok" and .kind == "pps") | .name' <<<"$js"); do
 	ge "$(jq ".methods[] | select(.name == \"$m\") | (.mpps_median > 0 | if . then 1 else 0 end)" <<<"$js")" 1 \
 		"$m: something was counted"
 done
 is "$(jq -r '.methods[] | select(.name == "bridge") | .ratio_to_bridge' <<<"$js")" 1 \
 	"the bridge is the yardstick (ratio 1)"
+# the XDP path's limit is xdp-fixed, a hard-coded XDP redirect in the
+# same run: every XDP forwarding row carries its ratio to it
+is "$(jq -r '.methods[] | select(.name == "xdp") | .limit' <<<"$js")" xdp-fixed \
+	"the xdp row's limit is xdp-fixed"
+is "$(jq -r '.methods[] | select(.name == "xdp-fixed") | .status' <<<"$js")" ok "xdp-fixed runs"
+is "$(jq '[.methods[] | select(.status == "ok" and .limit == "xdp-fixed") |
+	.ratio_to_limit > 0] | all' <<<"$js")" true "XDP rows carry their ratio to xdp-fixed"
 is "$(jq -r '.setup.sink_napi' <<<"$js")" inline "by default the sink's NAPI runs inline"
 like "$(jq -r '.setup.counted_at' <<<"$js")" "XDP counter" "by default the sink counts with XDP"
 if "$BPFWD" -j probe | jq -e '.act_bpf == false' >/dev/null; then
@@ -58,15 +70,15 @@ if "$BPFWD" -j probe | jq -e '.act_bpf == false' >/dev/null; then
 		"act is skipped on a kernel without act_bpf"
 fi
 for k in mpps_median mpps_min mpps_max ratio_to_bridge; do
-	is "$(jq "[.methods[] | select(.status == \"ok\") | has(\"$k\")] | all" <<<"$js")" true \
-		"ok rows carry $k"
+	is "$(jq "[.methods[] | select(.status == \"ok\" and .kind == \"pps\") | has(\"$k\")] | all" <<<"$js")" true \
+		"ok pps rows carry $k"
 done
 # with threaded NAPI (two CPUs) every ok row has the dut's CPU time per
 # packet; an xdp-loop row has no dut and so no ratio to the bridge
 if jq -e '.setup.napi_threaded' >/dev/null <<<"$js"; then
-	is "$(jq '[.methods[] | select(.status == "ok") |
+	is "$(jq '[.methods[] | select(.status == "ok" and .kind == "pps") |
 		.dut_cpu_ns_per_packet > 0] | all' <<<"$js")" true \
-		"ok rows carry the dut's CPU time per packet"
+		"ok pps rows carry the dut's CPU time per packet"
 	is "$(jq -r '.methods[] | select(.name == "xdp-loop") | .status' <<<"$js")" ok \
 		"xdp-loop runs"
 	is "$(jq -r '.methods[] | select(.name == "xdp-loop") | .ratio_to_bridge' <<<"$js")" null \
@@ -74,6 +86,49 @@ if jq -e '.setup.napi_threaded' >/dev/null <<<"$js"; then
 else
 	skip "no threaded NAPI here: dut CPU time not checked"
 fi
+# TCP through each method (iperf3), with the ratio to tcp-bridge; the
+# XDP row as configured is skipped with the checksum trap and its fix,
+# the row with the fix applied is measured
+row() { jq -r ".methods[] | select(.name == \"$1\") | $2" <<<"$js"; }
+if command -v iperf3 >/dev/null; then
+	for m in tcp-bridge tcp-redirect tcp-tcx tcp-xdp-csum-off; do
+		is "$(row $m .status)" ok "$m runs"
+		ge "$(row $m '(.gbps_median > 0 | if . then 1 else 0 end)')" 1 \
+			"$m: TCP moved data"
+		is "$(row $m '.ratio_to')" tcp-bridge "$m is compared with tcp-bridge"
+	done
+	is "$(row tcp-xdp .status)" skipped "tcp-xdp (tx checksum offload on) is skipped"
+	like "$(row tcp-xdp .reason)" "CHECKSUM_PARTIAL.*fix: ethtool -K .* tx-checksumming off" \
+		"with the reason and the fix"
+else
+	skip "iperf3 missing: TCP rows not checked"
+fi
+# round trips, gen idle and sending
+for m in rtt-bridge rtt-redirect rtt-tcx rtt-xdp rtt-bridge-load rtt-xdp-load; do
+	is "$(row $m .status)" ok "$m runs"
+	ge "$(row $m '(.rtt_us_median > 0 and .rtt_us_p99 >= .rtt_us_median and .loss_pct < 50 | if . then 1 else 0 end)')" 1 \
+		"$m: round trips measured (median, p99, loss)"
+done
+ge "$(row rtt-xdp-load '(.load_mpps_median > 0 | if . then 1 else 0 end)')" 1 \
+	"rtt-xdp-load: gen's frames were forwarded meanwhile"
+# scale: dummy entries in the ports table, gen's flows
+is "$(row xdp-1000-ports .status)" ok "xdp with 1000 entries in the ports table runs"
+is "$(row xdp-100k-ports .status)" skipped "100000 entries do not fit the ports table"
+like "$(row xdp-100k-ports .reason)" "holds 1024 entries" "and it says how many do"
+is "$(row xdp-16384-flows .status)" ok "xdp with 16384 flows runs"
+# peers: ok, or skipped with the peer's own reason
+if command -v xdp-bench >/dev/null; then
+	like "$(row xdp-bench-redirect '.status + " " + (.reason // "")')" \
+		"^ok|^skipped xdp-bench redirect \\(xdp-bench version" \
+		"xdp-bench redirect runs, or says which version failed and how"
+else
+	like "$(row xdp-bench-redirect .reason)" "not installed" "xdp-bench missing: said so"
+fi
+# one plot per table
+for p in b b-tcp b-rtt b-scale; do
+	[ -s "$TMPDIR_T/$p.png" ] && ok "plot $p.png written" || not_ok "plot $p.png written"
+done
+
 mon_rows='.methods[] | select(.name | test("[+]mon-(errors|all|nobulk)$"))'
 ge "$(jq "[$mon_rows] | length" <<<"$js")" 4 "redirect and xdp have monitor rows"
 for k in off_row ratio_to_off ns_added_per_packet gen_ratio_to_off target_measure \
@@ -137,8 +192,8 @@ before=$(in_ns "$one" tc qdisc show; ip -n "$one" -d link show
 js=$("$BPFWD" -n "$one" -j bench dev g0 d0 d1 s0 method redirect,tcx,xdp-drop \
 	rounds 1 duration 1 2>"$TMPDIR_T/err")
 is "$?" 0 "bench dev g0 d0 d1 s0 exits 0"
-is "$(jq -r '[.methods[] | select(.status == "ok")] | length' <<<"$js")" 4 \
-	"device mode: bridge, redirect, tcx and xdp-drop all ok"
+is "$(jq -r '[.methods[] | select(.status == "ok")] | length' <<<"$js")" 5 \
+	"device mode: bridge, redirect, tcx, xdp-drop and their limit tc-drop all ok"
 is "$(jq -r '.setup.topology' <<<"$js")" "given devices" "device mode says so"
 after=$(in_ns "$one" tc qdisc show; ip -n "$one" -d link show
 	[ -e "$nf" ] && in_ns "$one" cat "$nf" /proc/sys/net/bridge/bridge-nf-call-arptables)

@@ -15,6 +15,8 @@ OBJ=$BUILD/bpf/redirect.o
 
 xtopo || die "topology"
 in_ns "$gen" ethtool -K g0 gro on >/dev/null	# d0 takes XDP frames too
+# d1's XDP port: its veth peer s0 sends full checksums (the offload trap)
+in_ns "$sink" ethtool -K s0 tx off >/dev/null
 pins0=$(pins)
 
 check "tc port d0" bpfwd_ns "$dut" port add dev d0 to d1 hook tc

@@ -228,6 +228,17 @@ in_ns "$sink" ethtool -K s1 gro on >/dev/null
 in_ns "$sink" sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.s1.rp_filter=0
 ip -n "$gen" neigh replace 192.0.2.2 lladdr ff:ff:ff:ff:ff:ff dev g0 nud permanent
 bpfwd_ns "$dut" port add dev d0 to d1 hook xdp
+# a port of mode redirect or map runs a copy loaded for it (the target is
+# a load-time constant): a replace of the target swaps in a new copy
+id0=$(ip -n "$dut" -j -d link show d0 | jq '.[0].xdp.prog.id')
+check "replace the target (same mode)" bpfwd_ns "$dut" port replace dev d0 to d2
+id1=$(ip -n "$dut" -j -d link show d0 | jq '.[0].xdp.prog.id')
+check "replace the target: another program copy swapped in ($id0 -> $id1)" \
+	test "$id0" != "$id1"
+s1=$(rx_packets "$sink" s1)
+is "$(delivered "$sink" $N)" $N "replace the target: $N reach the sink"
+ge "$(($(rx_packets "$sink" s1) - s1))" $N "replace the target: by the new way (d2 -- s1)"
+check "replace the target back" bpfwd_ns "$dut" port replace dev d0 to d1
 # ring_drops: frames the veth rings on the way had no room for (a loaded
 # machine starves their NAPI threads); a replace window would instead
 # pass frames to the dut's stack
@@ -251,8 +262,8 @@ u0=$(udp_noports "$sink")
 r0=$(ring_drops)
 i0=$(ip_inreceives "$dut")
 M=8000
-replace_while_sending $M "to d2 mode map" "cpus 0 to d1" "cpus $last to d2" \
-	"to d1 mode redirect"
+replace_while_sending $M "to d2 mode map" "to d1 mode map" "cpus 0 to d1" \
+	"cpus $last to d2" "to d1 mode redirect" "to d2" "to d1"
 # a cpumap kthread (nice 0) may wait long on a machine busy with nice -20
 # work (a bench): up to 20 s for the last frames
 for i in 1 2 3 4; do
@@ -275,7 +286,7 @@ topo_del
 # flush takes XDP ports away like any other, programs and pins with them
 xtopo
 bpfwd_ns "$dut" port add dev d0 hook xdp cpus 0 to d1
-bpfwd_ns "$dut" port add dev d1 to d0 hook xdp xdp-mode generic
+bpfwd_ns "$dut" port add dev d1 to d0 hook xdp xdp-mode generic fix-offload
 is "$(bpfwd_ns "$dut" -j port show | jq length)" 2 "flush: two XDP ports"
 check "flush" bpfwd_ns "$dut" port flush
 is "$(xdp_prog_on "$dut" d0) $(xdp_prog_on "$dut" d1)" "null null" "flush: no XDP program left"

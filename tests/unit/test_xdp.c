@@ -9,6 +9,12 @@
  * flood broadcast, and the runt and VLAN counters.  It also pins down
  * the layout of the XDP maps that bpfwd.h documents for bpftool users.
  *
+ * Then the copy the loader specialises for one port (fixed_ifindex,
+ * fixed_slot, fixed_target): it redirects without the table entry, or
+ * against what a different entry says, and a frame run live
+ * (BPF_F_TEST_XDP_LIVE_FRAMES) really leaves through fixed_target, to
+ * arrive at its veth peer, while the entry names another device.
+ *
  *   test_xdp PIN_DIR IN_DEV OUT_DEV     (tests/unit/xdp.t makes both)
  *   test_xdp foreign DEV                attach a trivial XDP program
  *                                       that is not bpfwd's (for the
@@ -22,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <arpa/inet.h>
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -30,6 +37,7 @@
 #include <bpf/libbpf.h>
 
 #include "unit_test.h"
+#include "lib/netdev.h"
 #include "lib/util.h"
 #include "bpfwd.h"	/* the ABI, bpf/bpfwd.h */
 #include "xdp.skel.h"
@@ -181,6 +189,115 @@ static int foreign(const char *dev)
 	return !!err;
 }
 
+/* Runs @prog live on @f @n times: redirected frames really go out. */
+static int run_live(struct env *e, struct bpf_program *prog,
+		    const struct frame *f, __u32 n)
+{
+	struct xdp_md ctx = { .data_end = f->len, .ingress_ifindex = e->in };
+	LIBBPF_OPTS(bpf_test_run_opts, o,
+		.data_in = f->data,
+		.data_size_in = f->len,
+		.ctx_in = &ctx,
+		.ctx_size_in = sizeof(ctx),
+		.repeat = n,
+		.flags = BPF_F_TEST_XDP_LIVE_FRAMES,
+	);
+
+	return bpf_prog_test_run_opts(bpf_program__fd(prog), &o);
+}
+
+static __u64 rx_of(__u32 ifindex)
+{
+	struct link_info l;
+
+	return netdev_link(ifindex, &l) ? 0 : l.rx_packets;
+}
+
+/* A frame sent to OUT arrives at its veth peer IN when IN has an XDP
+ * program (that gives IN's queue the NAPI that takes XDP frames).
+ */
+static void check_fixed_live(struct env *e, struct xdp *f,
+			     const struct frame *udp)
+{
+	struct bpf_insn pass[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0,
+		  .imm = XDP_PASS },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_xdp_attach_opts, xo);
+	__u64 before, i;
+	int fd, err;
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "pass", "GPL", pass, 2, NULL);
+	err = fd < 0 ? -errno : bpf_xdp_attach(e->in, fd, XDP_FLAGS_DRV_MODE,
+						&xo);
+	if (!ASSERT_OK("fixed live", "XDP_PASS on IN", err)) {
+		tap(false, "fixed: a live frame leaves through fixed_target");
+		goto out;
+	}
+	before = rx_of(e->in);
+	err = run_live(e, f->progs.xdp_redirect, udp, 8);
+	tap(ASSERT_OK("fixed live", "test run", err),
+	    "fixed: live test run");
+	for (i = 0; i < 20 && rx_of(e->in) - before < 8; i++)
+		usleep(50000);
+	same("fixed: 8 live frames left through fixed_target (its peer got them), not the entry's target",
+	     rx_of(e->in) - before, 8);
+	bpf_xdp_detach(e->in, XDP_FLAGS_DRV_MODE, NULL);
+out:
+	if (fd >= 0)
+		close(fd);
+}
+
+/* The copy of xdp.o for one port: xdp_redirect and xdp_devmap without
+ * the lookup, so the entry can be absent or say something else.
+ */
+static void check_fixed(struct env *e, const char *pin_root,
+			const struct frame *udp)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = pin_root);
+	struct bpf_devmap_val d = { .ifindex = e->out };
+	int ports = bpf_map__fd(e->skel->maps.bpfwd_ports);
+	__u32 slot = SLOT;
+	struct xdp *f;
+
+	f = xdp__open_opts(&oo);
+	if (!f) {
+		tap(false, "fixed: xdp.o opens");
+		return;
+	}
+	f->rodata->fixed_ifindex = e->in;
+	f->rodata->fixed_slot = SLOT;
+	f->rodata->fixed_target = e->out;
+	bpf_map__set_max_entries(f->maps.bpfwd_cpumap, e->ncpus);
+	if (!ASSERT_OK("fixed", "load", xdp__load(f))) {
+		tap(false, "fixed: the specialised copy loads");
+		xdp__destroy(f);
+		return;
+	}
+	tap(true, "fixed: the specialised copy loads");
+	bpf_map_delete_elem(ports, &e->in);
+	expect(e, "fixed redirect: no entry, redirects anyway",
+	       f->progs.xdp_redirect, udp, XDP_REDIRECT, r_packets, 1);
+	expect(e, "table redirect: no entry passes (the same frame)",
+	       e->skel->progs.xdp_redirect, udp, XDP_PASS, r_unmatched, 1);
+	put_port(e, 0, BPFWD_MODE_REDIRECT);
+	expect(e, "fixed redirect: an entry without target, redirects anyway",
+	       f->progs.xdp_redirect, udp, XDP_REDIRECT, r_packets, 1);
+	bpf_map_update_elem(bpf_map__fd(f->maps.bpfwd_devmap), &slot, &d, 0);
+	bpf_map_delete_elem(ports, &e->in);
+	expect(e, "fixed devmap: no entry, redirects through fixed_slot",
+	       f->progs.xdp_devmap, udp, XDP_REDIRECT, r_packets, 1);
+	bpf_map_delete_elem(bpf_map__fd(f->maps.bpfwd_devmap), &slot);
+	expect(e, "fixed devmap: an empty fixed_slot passes, counted as error",
+	       f->progs.xdp_devmap, udp, XDP_PASS, r_err, 1);
+	/* the entry names lo (no ndo_xdp_xmit): only fixed_target works */
+	put_port(e, 1, BPFWD_MODE_REDIRECT);
+	check_fixed_live(e, f, udp);
+	bpf_map_delete_elem(ports, &e->in);
+	xdp__destroy(f);
+}
+
 int main(int argc, char **argv)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo);
@@ -277,6 +394,7 @@ int main(int argc, char **argv)
 	       r_packets, 1);
 
 	bpf_map_delete_elem(bpf_map__fd(s->maps.bpfwd_ports), &e.in);
+	check_fixed(&e, oo.pin_root_path, &udp);
 	xdp__destroy(s);
 	return tap_done();
 }

@@ -133,16 +133,38 @@ static inline int unit_args(int argc, char **argv, const char *more,
 	return 0;
 }
 
+/* Whether this namespace holds lo, @in and @out only: one made for the
+ * test (run_unit), where frames a program really sends (clones, live
+ * XDP frames) stay.
+ */
+static inline bool unit_own_netns(__u32 in, __u32 out)
+{
+	struct if_nameindex *ifs, *i;
+	bool ours = true;
+
+	ifs = if_nameindex();
+	if (!ifs)
+		return false;
+	for (i = ifs; i->if_index; i++)
+		if (i->if_index != in && i->if_index != out &&
+		    strcmp(i->if_name, "lo"))
+			ours = false;
+	if_freenameindex(ifs);
+	return ours;
+}
+
 /* Frames */
 #define FRAME_MAX	128
 
 struct frame {
 	char name[40];
+	__u8 pad[2];		/* the IP header (data + 14) 4-byte aligned */
 	__u8 data[FRAME_MAX];
 	__u32 len;
 	__u16 proto;		/* outer EtherType (host order) */
 	bool vlan;		/* carries an 802.1Q/802.1ad tag */
 };
+_Static_assert(__builtin_offsetof(struct frame, data) % 4 == 2, "IP header alignment");
 
 static inline __u16 ip_csum(const void *buf, size_t len)
 {

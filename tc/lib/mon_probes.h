@@ -16,15 +16,15 @@
  * namespace are counted (the others still run the program up to that
  * check).
  */
-#ifndef __BPFWD_LIB_MONITOR_H
-#define __BPFWD_LIB_MONITOR_H
+#ifndef __BPFWD_LIB_MON_PROBES_H
+#define __BPFWD_LIB_MON_PROBES_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 struct btf;
-#include "../../bpf/monitor.h"
+#include "monitor.h"	/* the monitor's ABI, bpf/monitor.h */
 
 #define MON_SIGNALS	11	/* programs in monitor.bpf.c */
 
@@ -72,4 +72,4 @@ size_t mon_nsignals(void);
 bool mon_has_tracepoint(const struct btf *btf, const char *event);
 const char *mon_signal(size_t i);
 
-#endif /* __BPFWD_LIB_MONITOR_H */
+#endif /* __BPFWD_LIB_MON_PROBES_H */

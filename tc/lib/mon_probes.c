@@ -16,7 +16,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "monitor.h"
+#include "mon_probes.h"
 #include "pins.h"
 #include "util.h"
 #include "monitor.skel.h"

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Copyright (c) 2026 The bpfwd authors
+ *
+ * The fast path of an existing Linux bridge: attached to the ingress of
+ * every port (tc, tcx or XDP), it redirects a frame straight to the port
+ * the bridge would send it to, and passes everything else to the bridge.
+ * The bridge stays in charge: `bpfwd daemon` mirrors its fdb, port states
+ * and flags into the maps below, and the rule only forwards a frame when
+ * the mirror says the bridge would forward it to exactly one port, the
+ * same way (net/bridge/br_input.c br_handle_frame_finish(), br_forward.c
+ * should_deliver()):
+ *
+ *   - the mirror is in sync and its heartbeat is fresh;
+ *   - untagged, vlan_filtering off;
+ *   - unicast, not for the bridge (its address, local fdb entries);
+ *   - the ingress port is forwarding and none of its flags (locked, mab,
+ *     neigh_suppress, proxyarp) asks the bridge to look at the frame;
+ *   - the source is known on this same port (a new or moved station goes
+ *     to the bridge, which learns it);
+ *   - the destination is in the mirror on another forwarding port of the
+ *     same bridge, the pair is not isolated, the frame fits its MTU.
+ *
+ * Every frame counts once, forwarded or passed with its reason.  A moved
+ * station's entry is dropped from the mirror at once, so frames to it go
+ * through the bridge until the daemon writes where it is now.  Never a
+ * drop: anything unclear is passed.
+ */
+#include <stdbool.h>
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/pkt_cls.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
+#include "bpfwd.h"
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BPFWD_BR_MAX_BRIDGES);
+	__type(key, __u32);
+	__type(value, struct bpfwd_br);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} bpfwd_br SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BPFWD_MAX_PORTS);
+	__type(key, __u32);
+	__type(value, struct bpfwd_br_port);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} bpfwd_br_ports SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BPFWD_BR_MAX_FDB);
+	__type(key, struct bpfwd_br_fdb_key);
+	__type(value, struct bpfwd_br_fdb);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} bpfwd_br_fdb SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, BPFWD_BR_MAX_BRIDGES + 1);
+	__type(key, __u32);
+	__type(value, struct bpfwd_br_stats);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} bpfwd_br_stats SEC(".maps");
+
+/* A source's last-seen time is written at most this often. */
+#define SEEN_GRAIN_NS	1000000000ULL
+
+static __always_inline __u64 mac_of(const __u8 *p)
+{
+	__u64 m = 0;
+
+	__builtin_memcpy(&m, p, ETH_ALEN);
+	return m;
+}
+
+static __always_inline bool link_local(const __u8 *d)
+{
+	/* 01:80:c2:00:00:00 - 01:80:c2:00:00:0f (STP, LACP, LLDP, 802.1X) */
+	return d[0] == 0x01 && d[1] == 0x80 && d[2] == 0xc2 && !d[3] &&
+	       !d[4] && !(d[5] & 0xf0);
+}
+
+static __always_inline void count(__u32 bridge, __u32 reason, __u32 len)
+{
+	struct bpfwd_br_stats *s = bpf_map_lookup_elem(&bpfwd_br_stats,
+						       &bridge);
+
+	if (!s)
+		return;
+	if (reason < __BPFWD_BRC_MAX)
+		s->c[reason]++;
+	if (reason == BPFWD_BRC_FORWARDED)
+		s->c[BPFWD_BRC_BYTES] += len;
+}
+
+/* The source must be known on the ingress port.  Returns 0 or a reason.
+ * A source the mirror has on another port is a station that moved: when
+ * the bridge learns on this port it moves the entry too (br_fdb_update(),
+ * static ones included, sticky and local ones not), so the mirror's entry
+ * goes at once; frames to the station then pass to the bridge until the
+ * daemon writes the new port.  This runs for every frame a port may
+ * learn from, multicast too, as the bridge learns from those as well.
+ */
+static __always_inline __u32 check_src(struct bpfwd_br_fdb_key *k,
+				       const __u8 *src,
+				       const struct bpfwd_br_port *ip,
+				       __u32 in, __u64 now)
+{
+	struct bpfwd_br_fdb *s;
+
+	k->mac = mac_of(src);
+	if ((src[0] & 1) || !k->mac)
+		return BPFWD_BRC_UNKNOWN_SRC;	/* the bridge drops these */
+	s = bpf_map_lookup_elem(&bpfwd_br_fdb, k);
+	if (!s)
+		return BPFWD_BRC_UNKNOWN_SRC;
+	if (s->port != in || (s->flags & BPFWD_FDB_LOCAL)) {
+		if (!(s->flags & BPFWD_FDB_NO_MOVE) &&
+		    (ip->flags & BPFWD_BRP_LEARNING) &&
+		    (ip->state == BPFWD_BR_STATE_FORWARDING ||
+		     ip->state == BPFWD_BR_STATE_LEARNING))
+			bpf_map_delete_elem(&bpfwd_br_fdb, k);
+		return BPFWD_BRC_MOVED_SRC;
+	}
+	if (now - s->seen > SEEN_GRAIN_NS)
+		s->seen = now;
+	return 0;
+}
+
+/* The destination's port, if the bridge would send the frame there and
+ * only there.  Returns 0 with *out set, or a reason.
+ */
+static __always_inline __u32 check_dst(struct bpfwd_br_fdb_key *k,
+				       const __u8 *dst,
+				       const struct bpfwd_br_port *ip,
+				       __u32 in, __u32 len, bool xdp,
+				       __u32 *out)
+{
+	const struct bpfwd_br_port *op;
+	struct bpfwd_br_fdb *d;
+
+	k->mac = mac_of(dst);
+	d = bpf_map_lookup_elem(&bpfwd_br_fdb, k);
+	if (!d)
+		return BPFWD_BRC_UNKNOWN_DST;
+	if (d->flags & BPFWD_FDB_LOCAL)
+		return BPFWD_BRC_LOCAL;
+	if (d->flags & BPFWD_FDB_LOCKED)
+		return BPFWD_BRC_EGRESS;
+	*out = d->port;
+	if (*out == in)
+		return BPFWD_BRC_ISOLATION;	/* hairpin or a drop: the bridge's */
+	op = bpf_map_lookup_elem(&bpfwd_br_ports, out);
+	if (!op || op->bridge != ip->bridge ||
+	    op->state != BPFWD_BR_STATE_FORWARDING ||
+	    (op->flags & (BPFWD_BRP_SYNCED | BPFWD_BRP_BACKUP)) !=
+		    BPFWD_BRP_SYNCED ||
+	    (xdp && !(op->flags & BPFWD_BRP_XDP_TX)))
+		return BPFWD_BRC_EGRESS;
+	if ((ip->flags & BPFWD_BRP_ISOLATED) && (op->flags & BPFWD_BRP_ISOLATED))
+		return BPFWD_BRC_ISOLATION;
+	if (len > op->mtu + ETH_HLEN)
+		return BPFWD_BRC_MTU;
+	return 0;
+}
+
+static __always_inline bool csum_ok(const __u16 *w)
+{
+	__u32 sum = 0;
+	int i;
+
+#pragma unroll
+	for (i = 0; i < 10; i++)
+		sum += w[i];
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return sum == 0xffff;
+}
+
+/* br_netfilter's br_validate_ipv4() and br_validate_ipv6(), which run
+ * for bridged IP when bridge-nf-call-ip(6)tables is on, with or without
+ * rules: a header they drop goes to the bridge (it drops it), and *trim
+ * gets the length they cut the frame to (0: as it is).  Returns 0 or a
+ * reason.  IPv4 options and IPv6 hop-by-hop headers go to the bridge.
+ */
+static __always_inline __u32 check_nf(const struct bpfwd_br *br,
+				      struct ethhdr *eth, void *data_end,
+				      __u32 len, __u32 *trim)
+{
+	__u32 ip_len;
+
+	if (eth->h_proto == bpf_htons(ETH_P_IP) &&
+	    (br->flags & BPFWD_BR_F_NF_IP4)) {
+		__u8 *ip = (void *)(eth + 1);
+
+		if ((void *)(ip + 20) > data_end || ip[0] != 0x45 ||
+		    !csum_ok((const __u16 *)ip))
+			return BPFWD_BRC_MALFORMED;
+		ip_len = (ip[2] << 8) | ip[3];
+		if (ip_len < 20 || ip_len + ETH_HLEN > len)
+			return BPFWD_BRC_MALFORMED;
+	} else if (eth->h_proto == bpf_htons(ETH_P_IPV6) &&
+		   (br->flags & BPFWD_BR_F_NF_IP6)) {
+		__u8 *ip6 = (void *)(eth + 1);
+
+		if ((void *)(ip6 + 40) > data_end || (ip6[0] >> 4) != 6 ||
+		    ip6[6] == 0 /* hop-by-hop */)
+			return BPFWD_BRC_MALFORMED;
+		ip_len = ((ip6[4] << 8) | ip6[5]) + 40;
+		if (ip_len + ETH_HLEN > len)
+			return BPFWD_BRC_MALFORMED;
+	} else {
+		return 0;
+	}
+	if (ip_len + ETH_HLEN < len)
+		*trim = ip_len + ETH_HLEN;
+	return 0;
+}
+
+/* The rule.  Returns 0 with *out, the egress ifindex, or a reason; the
+ * frame is counted for its bridge either way.
+ */
+static __always_inline __u32 br_rule(void *data, void *data_end, __u32 in,
+				     __u32 len, bool gso, bool tagged,
+				     bool xdp, __u32 *out, __u32 *trim)
+{
+	struct bpfwd_br_fdb_key k = {};
+	const struct bpfwd_br_port *ip;
+	struct ethhdr *eth = data;
+	struct bpfwd_br *br;
+	__u32 reason, src;
+	__u64 now;
+
+	ip = bpf_map_lookup_elem(&bpfwd_br_ports, &in);
+	k.bridge = ip ? ip->bridge : 0;
+	br = ip ? bpf_map_lookup_elem(&bpfwd_br, &k.bridge) : NULL;
+	if (!br) {
+		reason = BPFWD_BRC_NOT_PORT;
+		goto out;
+	}
+	now = bpf_ktime_get_ns();
+	if (!(br->flags & BPFWD_BR_F_SYNC) ||
+	    !(ip->flags & BPFWD_BRP_SYNCED) ||
+	    now - br->heartbeat > BPFWD_BR_STALE_NS) {
+		reason = BPFWD_BRC_STALE;
+		goto out;
+	}
+	if ((void *)(eth + 1) > data_end) {
+		reason = BPFWD_BRC_MALFORMED;
+		goto out;
+	}
+	/* with vlan_filtering the fdb is per VLAN: not mirrored here */
+	if (br->flags & BPFWD_BR_F_VLAN_FILTERING) {
+		reason = BPFWD_BRC_VLAN;
+		goto out;
+	}
+	src = check_src(&k, eth->h_source, ip, in, now);
+	if (tagged || eth->h_proto == bpf_htons(ETH_P_8021Q) ||
+	    eth->h_proto == bpf_htons(ETH_P_8021AD)) {
+		reason = BPFWD_BRC_VLAN;
+		goto out;
+	}
+	if (eth->h_dest[0] & 1) {
+		reason = link_local(eth->h_dest) ? BPFWD_BRC_LINK_LOCAL :
+						   BPFWD_BRC_MULTICAST;
+		goto out;
+	}
+	if (ip->state != BPFWD_BR_STATE_FORWARDING ||
+	    (ip->flags & BPFWD_BRP_IN_PASS)) {
+		reason = BPFWD_BRC_PORT_STATE;
+		goto out;
+	}
+	reason = src;
+	if (reason)
+		goto out;
+	if (mac_of(eth->h_dest) == br->mac) {
+		reason = BPFWD_BRC_LOCAL;
+		goto out;
+	}
+	/* GSO frames are segmented to the MTU on the way out, as the
+	 * bridge's is_skb_forwardable() allows
+	 */
+	reason = check_dst(&k, eth->h_dest, ip, in, gso ? 0 : len, xdp, out);
+	if (!reason && (br->flags & (BPFWD_BR_F_NF_IP4 | BPFWD_BR_F_NF_IP6)))
+		reason = check_nf(br, eth, data_end, len, trim);
+out:
+	count(k.bridge, reason, len);
+	return reason;
+}
+
+SEC("tc")
+int br_tc(struct __sk_buff *skb)
+{
+	void *data = (void *)(long)skb->data;
+	void *data_end = (void *)(long)skb->data_end;
+	__u32 out = 0, trim = 0;
+
+	/* a tag the stack took out of the frame (skb_vlan_untag) */
+	if (br_rule(data, data_end, skb->ifindex, skb->len, skb->gso_size,
+		    skb->vlan_present, false, &out, &trim))
+		return TC_ACT_OK;
+	if (trim && bpf_skb_change_tail(skb, trim, 0))
+		return TC_ACT_OK;
+	return bpf_redirect(out, 0);
+}
+
+SEC("xdp")
+int br_xdp(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	void *data_end = (void *)(long)ctx->data_end;
+	__u32 out = 0, trim = 0;
+
+	if (br_rule(data, data_end, ctx->ingress_ifindex, data_end - data,
+		    false, false, true, &out, &trim))
+		return XDP_PASS;
+	if (trim && bpf_xdp_adjust_tail(ctx, (int)trim - (int)(data_end - data)))
+		return XDP_PASS;
+	return bpf_redirect(out, 0);
+}
+
+char LICENSE[] SEC("license") = "GPL";

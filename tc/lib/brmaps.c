@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Copyright (c) 2026 The bpfwd authors
+ *
+ * The bridge fast path's pins (see brmaps.h): its maps, its two
+ * programs and the lock.  Attaching is in brattach.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/file.h>
+#include <linux/if_link.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "brmaps.h"
+#include "nl.h"
+#include "pins.h"
+#include "ports.h"
+#include "util.h"
+#include "bridge.skel.h"
+
+#define BR_TC_PRIO	1
+#define PROG_TC		"prog_tc"
+#define PROG_XDP	"prog_xdp"
+
+struct map_layout {
+	const char *name;
+	enum bpf_map_type type;
+	uint32_t key, value, max;
+	size_t off;		/* of the fd in struct brmaps */
+};
+
+static const struct map_layout br_maps[] = {
+	{ BPFWD_MAP_BR, BPF_MAP_TYPE_HASH, 4, sizeof(struct bpfwd_br),
+	  BPFWD_BR_MAX_BRIDGES, offsetof(struct brmaps, br_fd) },
+	{ BPFWD_MAP_BR_PORTS, BPF_MAP_TYPE_HASH, 4,
+	  sizeof(struct bpfwd_br_port), BPFWD_MAX_PORTS,
+	  offsetof(struct brmaps, ports_fd) },
+	{ BPFWD_MAP_BR_FDB, BPF_MAP_TYPE_HASH, sizeof(struct bpfwd_br_fdb_key),
+	  sizeof(struct bpfwd_br_fdb), BPFWD_BR_MAX_FDB,
+	  offsetof(struct brmaps, fdb_fd) },
+	{ BPFWD_MAP_BR_STATS, BPF_MAP_TYPE_PERCPU_HASH, 4,
+	  sizeof(struct bpfwd_br_stats), BPFWD_BR_MAX_BRIDGES + 1,
+	  offsetof(struct brmaps, stats_fd) },
+};
+
+static int *fd_of(struct brmaps *m, const struct map_layout *l)
+{
+	return (int *)((char *)m + l->off);
+}
+
+static void pin_path(const struct brmaps *m, const char *name, char *buf,
+		     size_t len)
+{
+	snprintf(buf, len, "%s/%s", m->dir, name);
+}
+
+static int br_dir(char *buf, size_t len)
+{
+	char ns[PATH_MAX];
+	int err = ns_dir(ns, sizeof(ns), false);
+
+	if (err)
+		return err;
+	if ((size_t)snprintf(buf, len, "%s/bridge", ns) >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+static int open_pins(struct brmaps *m)
+{
+	char path[PATH_MAX];
+	bool exists;
+	size_t i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(br_maps); i++) {
+		const struct map_layout *l = &br_maps[i];
+
+		pin_path(m, l->name, path, sizeof(path));
+		err = pin_check_map(path, l->type, l->key, l->value, l->max,
+				    &exists, false);
+		if (err)
+			return err;
+		if (!exists)
+			return -ENOENT;
+		*fd_of(m, l) = bpf_obj_get(path);
+		if (*fd_of(m, l) < 0)
+			return -errno;
+	}
+	return 0;
+}
+
+/* Loads bridge.o with the directory as pin root: its maps are made (or
+ * reused) and pinned by name; then pins its programs, once.
+ */
+static int load_and_pin(struct brmaps *m)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = m->dir);
+	struct bpf_program *progs[2];
+	const char *names[2] = { PROG_TC, PROG_XDP };
+	struct bridge *skel;
+	char path[PATH_MAX];
+	int err, i;
+
+	skel = bridge__open_opts(&oo);
+	if (!skel) {
+		err = -errno;
+		p_err("open bridge.o: %s", strerror(-err));
+		return err;
+	}
+	bpf_program__set_type(skel->progs.br_tc, BPF_PROG_TYPE_SCHED_CLS);
+	bpf_program__set_type(skel->progs.br_xdp, BPF_PROG_TYPE_XDP);
+	err = bridge__load(skel);
+	if (err) {
+		p_err("load bridge.o: %s (bpfwd -vv shows the verifier log)",
+		      strerror(-err));
+		goto out;
+	}
+	progs[0] = skel->progs.br_tc;
+	progs[1] = skel->progs.br_xdp;
+	for (i = 0; i < 2; i++) {
+		pin_path(m, names[i], path, sizeof(path));
+		if (!access(path, F_OK))
+			continue;
+		if (bpf_obj_pin(bpf_program__fd(progs[i]), path)) {
+			err = -errno;
+			p_err("pin %s: %s", path, strerror(-err));
+			goto out;
+		}
+	}
+out:
+	bridge__destroy(skel);
+	return err;
+}
+
+int brmaps_open(struct brmaps *m, bool create)
+{
+	size_t i;
+	int err;
+
+	memset(m, 0, sizeof(*m));
+	for (i = 0; i < ARRAY_SIZE(br_maps); i++)
+		*fd_of(m, &br_maps[i]) = -1;
+	m->lock_fd = -1;
+	err = br_dir(m->dir, sizeof(m->dir));
+	if (err)
+		return err;
+	if (create) {
+		err = bpffs_ensure();
+		if (!err)
+			err = mkdir_p(m->dir, 0700);
+		if (err) {
+			p_err("%s: %s", m->dir, strerror(-err));
+			return err;
+		}
+	}
+	m->lock_fd = open(m->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (m->lock_fd < 0)
+		return errno == ENOENT ? -ENOENT : -errno;
+	err = open_pins(m);
+	if (err == -ENOENT && create) {
+		brmaps_close(m);
+		m->lock_fd = open(m->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		err = m->lock_fd < 0 ? -errno : load_and_pin(m);
+		if (!err)
+			err = open_pins(m);
+	}
+	if (err)
+		brmaps_close(m);
+	return err;
+}
+
+void brmaps_close(struct brmaps *m)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(br_maps); i++) {
+		int *fd = fd_of(m, &br_maps[i]);
+
+		if (*fd >= 0)
+			close(*fd);
+		*fd = -1;
+	}
+	if (m->lock_fd >= 0)
+		close(m->lock_fd);
+	m->lock_fd = -1;
+}
+
+void brmaps_gc(struct brmaps *m)
+{
+	static const char *const progs[] = { PROG_TC, PROG_XDP };
+	char path[PATH_MAX];
+	uint32_t key;
+	size_t i;
+
+	if (m->br_fd < 0 || !bpf_map_get_next_key(m->br_fd, NULL, &key))
+		return;
+	if (m->ports_fd >= 0 && !bpf_map_get_next_key(m->ports_fd, NULL, &key))
+		return;
+	for (i = 0; i < ARRAY_SIZE(br_maps); i++) {
+		pin_path(m, br_maps[i].name, path, sizeof(path));
+		unlink(path);
+	}
+	for (i = 0; i < ARRAY_SIZE(progs); i++) {
+		pin_path(m, progs[i], path, sizeof(path));
+		unlink(path);
+	}
+	if (rmdir(m->dir) && errno != ENOENT)
+		pr_info("%s: %s", m->dir, strerror(errno));
+	/* the namespace's and bpfwd's directories, when nothing else is there */
+	snprintf(path, sizeof(path), "%s", m->dir);
+	*strrchr(path, '/') = '\0';
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/bpfwd", bpffs_root());
+	rmdir(path);
+}
+
+int brmaps_lock(struct brmaps *m)
+{
+	return flock(m->lock_fd, LOCK_EX) ? -errno : 0;
+}
+
+bool brmaps_pinned(struct brmaps *m)
+{
+	char path[PATH_MAX];
+
+	pin_path(m, BPFWD_MAP_BR, path, sizeof(path));
+	return !access(path, F_OK);
+}
+
+void brmaps_unlock(struct brmaps *m)
+{
+	flock(m->lock_fd, LOCK_UN);
+}
+
+int br_get(struct brmaps *m, uint32_t bridge, struct bpfwd_br *b)
+{
+	return bpf_map_lookup_elem(m->br_fd, &bridge, b) ? -errno : 0;
+}
+
+int br_put(struct brmaps *m, uint32_t bridge, const struct bpfwd_br *b)
+{
+	if (!b)
+		return bpf_map_delete_elem(m->br_fd, &bridge) ? -errno : 0;
+	return bpf_map_update_elem(m->br_fd, &bridge, b, 0) ? -errno : 0;
+}
+
+int br_list(struct brmaps *m, uint32_t *bridges, int max)
+{
+	uint32_t key, next;
+	int n = 0;
+	void *prev = NULL;
+
+	while (!bpf_map_get_next_key(m->br_fd, prev, &next)) {
+		if (n < max)
+			bridges[n] = next;
+		n++;
+		key = next;
+		prev = &key;
+	}
+	return n;
+}
+
+int brport_get(struct brmaps *m, uint32_t ifindex, struct bpfwd_br_port *p)
+{
+	return bpf_map_lookup_elem(m->ports_fd, &ifindex, p) ? -errno : 0;
+}
+
+int brport_put(struct brmaps *m, uint32_t ifindex,
+	       const struct bpfwd_br_port *p)
+{
+	int err;
+
+	if (p)
+		return bpf_map_update_elem(m->ports_fd, &ifindex, p, 0) ?
+			-errno : 0;
+	err = bpf_map_delete_elem(m->ports_fd, &ifindex) ? -errno : 0;
+	return err == -ENOENT ? 0 : err;
+}
+
+int brport_list(struct brmaps *m, uint32_t bridge, uint32_t *ifindex,
+		struct bpfwd_br_port *p, int max)
+{
+	struct bpfwd_br_port v;
+	uint32_t key, next;
+	void *prev = NULL;
+	int n = 0;
+
+	while (!bpf_map_get_next_key(m->ports_fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(m->ports_fd, &key, &v) ||
+		    (bridge && v.bridge != bridge))
+			continue;
+		if (n < max) {
+			ifindex[n] = key;
+			if (p)
+				p[n] = v;
+		}
+		n++;
+	}
+	return n;
+}
+
+int brstats_read(struct brmaps *m, uint32_t bridge,
+		 struct bpfwd_br_stats *s)
+{
+	int cpus = nr_cpus(), i, j;
+	struct bpfwd_br_stats *pc;
+
+	memset(s, 0, sizeof(*s));
+	if (cpus <= 0)
+		return -EINVAL;
+	pc = calloc(cpus, sizeof(*pc));
+	if (!pc)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(m->stats_fd, &bridge, pc)) {
+		int err = -errno;
+
+		free(pc);
+		return err;
+	}
+	for (i = 0; i < cpus; i++)
+		for (j = 0; j < __BPFWD_BRC_MAX; j++)
+			s->c[j] += pc[i].c[j];
+	free(pc);
+	return 0;
+}
+
+int brstats_reset(struct brmaps *m, uint32_t bridge)
+{
+	int cpus = nr_cpus(), err;
+	struct bpfwd_br_stats *pc;
+
+	if (cpus <= 0)
+		return -EINVAL;
+	pc = calloc(cpus, sizeof(*pc));
+	if (!pc)
+		return -ENOMEM;
+	err = bpf_map_update_elem(m->stats_fd, &bridge, pc, 0) ? -errno : 0;
+	free(pc);
+	return err;
+}
+
+int brfdb_list(struct brmaps *m, uint32_t bridge,
+	       struct bpfwd_br_fdb_key *k, struct bpfwd_br_fdb *v, int max)
+{
+	struct bpfwd_br_fdb_key key, next;
+	struct bpfwd_br_fdb val;
+	void *prev = NULL;
+	int n = 0;
+
+	while (!bpf_map_get_next_key(m->fdb_fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bridge && key.bridge != bridge)
+			continue;
+		if (n < max && (k || v)) {
+			if (bpf_map_lookup_elem(m->fdb_fd, &key, &val))
+				continue;
+			if (k)
+				k[n] = key;
+			if (v)
+				v[n] = val;
+		}
+		n++;
+	}
+	return n;
+}
+
+void brfdb_flush(struct brmaps *m, uint32_t bridge, uint32_t port)
+{
+	int n = brfdb_list(m, bridge, NULL, NULL, 0), i, got;
+	struct bpfwd_br_fdb_key *k;
+	struct bpfwd_br_fdb *v;
+
+	if (n <= 0)
+		return;
+	/* collect, then delete: a walk that deletes as it goes restarts */
+	k = calloc(n, sizeof(*k));
+	v = calloc(n, sizeof(*v));
+	if (k && v) {
+		got = brfdb_list(m, bridge, k, v, n);
+		for (i = 0; i < got && i < n; i++)
+			if (!port || v[i].port == port)
+				bpf_map_delete_elem(m->fdb_fd, &k[i]);
+	}
+	free(k);
+	free(v);
+}
+
+uint64_t mac_key(const uint8_t mac[6])
+{
+	uint64_t k = 0;
+
+	memcpy(&k, mac, 6);
+	return k;
+}
+
+void mac_str(uint64_t key, char *buf)
+{
+	uint8_t m[8];
+
+	memcpy(m, &key, 8);
+	snprintf(buf, 18, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2],
+		 m[3], m[4], m[5]);
+}

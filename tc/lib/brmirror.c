@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Copyright (c) 2026 The bpfwd authors
+ *
+ * The daemon's mirror (see brmirror.h).  Events are applied as they
+ * come: fdb changes one by one, any link change by a new dump of the
+ * bridge ports (a handful of ports, and membership, state and flags all
+ * come as link messages).  A full resync runs when a bridge is added,
+ * when the event socket overflowed and every 30 seconds; the programs
+ * pass everything until the first one is done.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <linux/rtnetlink.h>
+#include <libmnl/libmnl.h>
+#include <bpf/bpf.h>
+
+#include "brmaps.h"
+#include "brmirror.h"
+#include "brnl.h"
+#include "util.h"
+
+#define RESYNC_S	30.0
+#define REFRESH_WINDOW_NS 2500000000ULL
+#define MAX_BR		BPFWD_BR_MAX_BRIDGES
+#define MAX_PORTS	BPFWD_MAX_PORTS
+#define DAEMON_SOCK	"bpfwd-daemon"
+
+struct mirror {
+	struct brmaps m;
+	bool open;
+	struct mnl_socket *ev;
+	struct brnl_batch batch;
+	uint32_t br[MAX_BR];	/* configured bridges, synced once */
+	int nbr;
+	bool links_dirty, resync;
+	double last_resync, last_beat, last_refresh;
+	/* ports the checks refused: logged once */
+	uint32_t refused[64];
+	int nrefused;
+};
+
+static void logmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void logmsg(const char *fmt, ...)
+{
+	char ts[32];
+	time_t t = time(NULL);
+	va_list ap;
+
+	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&t));
+	va_start(ap, fmt);
+	fprintf(stderr, "bpfwd daemon %s: ", ts);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static bool configured(struct mirror *d, uint32_t bridge)
+{
+	struct bpfwd_br b;
+
+	return bridge && !br_get(&d->m, bridge, &b);
+}
+
+/* ---- ports ---- */
+
+struct link_walk {
+	struct mirror *d;
+	uint32_t seen[MAX_PORTS];
+	int nseen;
+};
+
+static bool was_refused(struct mirror *d, uint32_t ifindex)
+{
+	int i;
+
+	for (i = 0; i < d->nrefused; i++)
+		if (d->refused[i] == ifindex)
+			return true;
+	if (d->nrefused < (int)ARRAY_SIZE(d->refused))
+		d->refused[d->nrefused++] = ifindex;
+	return false;
+}
+
+/* A port whose link went down: the bridge disabled it and flushed its
+ * learned entries (br_stp_disable_port), but not the ones NTF_USE
+ * refreshed (they are added_by_user).  Remove those, as if learned.
+ */
+static void flush_refreshed(struct mirror *d, const struct bpfwd_br_port *p,
+			    uint32_t ifindex)
+{
+	int n = brfdb_list(&d->m, p->bridge, NULL, NULL, 0), i;
+	struct bpfwd_br_fdb_key *k = calloc(n + 1, sizeof(*k));
+	struct bpfwd_br_fdb *v = calloc(n + 1, sizeof(*v));
+	uint8_t mac[8];
+
+	if (k && v) {
+		n = brfdb_list(&d->m, p->bridge, k, v, n);
+		for (i = 0; i < n; i++) {
+			if (v[i].port != ifindex || !v[i].seen ||
+			    (v[i].flags & BPFWD_FDB_NO_AGE))
+				continue;
+			memcpy(mac, &k[i].mac, 8);
+			brnl_fdb_del(ifindex, mac, k[i].vlan);
+		}
+	}
+	free(k);
+	free(v);
+}
+
+static int port_seen(const struct brnl_port *np, void *data)
+{
+	struct link_walk *w = data;
+	struct mirror *d = w->d;
+	struct bpfwd_br_port p;
+	struct bpfwd_br b;
+	char dev[16];
+	uint32_t keep;
+
+	if (br_get(&d->m, np->master, &b))
+		return 0;
+	ifname_of(np->ifindex, dev);
+	if (!brport_get(&d->m, np->ifindex, &p) && p.bridge != np->master)
+		bridge_detach(&d->m, np->ifindex);	/* moved between bridges */
+	if (brport_get(&d->m, np->ifindex, &p)) {
+		if (bridge_port_check(np->ifindex, &b)) {
+			if (!was_refused(d, np->ifindex))
+				logmsg("%s: not attached (see above); frames to and from it go through the bridge",
+				       dev);
+			return 0;
+		}
+		if (bridge_attach(&d->m, np->master, &b, np->ifindex))
+			return 0;
+		logmsg("%s: joined bridge if%u: fast path attached (%s)", dev,
+		       np->master, br_hook_name(b.hook));
+		brport_get(&d->m, np->ifindex, &p);
+	}
+	if (w->nseen < MAX_PORTS)
+		w->seen[w->nseen++] = np->ifindex;
+	if ((p.flags & BPFWD_BRP_SYNCED) &&
+	    p.state == BPFWD_BR_STATE_FORWARDING && np->state == 0 &&
+	    !np->oper_up)
+		flush_refreshed(d, &p, np->ifindex);
+	keep = p.flags & (BPFWD_BRP_XDP_TX | BPFWD_BRP_OWN_CLSACT);
+	p.flags = keep | np->flags | BPFWD_BRP_SYNCED;
+	p.state = np->state;
+	p.mtu = np->mtu;
+	return brport_put(&d->m, np->ifindex, &p);
+}
+
+/* Ports in the map that the dump did not show as members: gone. */
+static void ports_gone(struct mirror *d, struct link_walk *w)
+{
+	static uint32_t idx[MAX_PORTS];
+	struct bpfwd_br_port p[64];
+	int n, i, j;
+
+	n = brport_list(&d->m, 0, idx, NULL, MAX_PORTS);
+	for (i = 0; i < n && i < MAX_PORTS; i++) {
+		char dev[16];
+
+		for (j = 0; j < w->nseen; j++)
+			if (w->seen[j] == idx[i])
+				break;
+		if (j < w->nseen || brport_get(&d->m, idx[i], &p[0]))
+			continue;
+		ifname_of(idx[i], dev);
+		bridge_detach(&d->m, idx[i]);
+		brport_put(&d->m, idx[i], NULL);
+		brfdb_flush(&d->m, p[0].bridge, idx[i]);
+		logmsg("%s: left bridge if%u: fast path detached", dev,
+		       p[0].bridge);
+	}
+}
+
+/* The bridges' own settings: address, vlan_filtering, and whether
+ * br_netfilter looks at their IP frames (sysctls have no events: this
+ * runs with every heartbeat).
+ */
+static void bridges_update(struct mirror *d)
+{
+	bool nf4 = brnl_sysctl_on("bridge-nf-call-iptables");
+	bool nf6 = brnl_sysctl_on("bridge-nf-call-ip6tables");
+	uint32_t br[MAX_BR];
+	int n = br_list(&d->m, br, MAX_BR), i;
+
+	for (i = 0; i < n && i < MAX_BR; i++) {
+		struct brnl_bridge nb;
+		struct bpfwd_br b;
+
+		if (br_get(&d->m, br[i], &b))
+			continue;
+		if (brnl_get_bridge(br[i], &nb) || !nb.is_bridge) {
+			logmsg("bridge if%u is gone: its configuration goes too",
+			       br[i]);
+			brfdb_flush(&d->m, br[i], 0);
+			br_put(&d->m, br[i], NULL);
+			d->links_dirty = true;	/* its ports: detached */
+			bpf_map_delete_elem(d->m.stats_fd, &br[i]);
+			continue;
+		}
+		if (nb.vlan_filtering && !(b.flags & BPFWD_BR_F_VLAN_FILTERING))
+			logmsg("%s: vlan_filtering is on: every frame goes through the bridge",
+			       nb.name);
+		b.flags &= ~(BPFWD_BR_F_VLAN_FILTERING | BPFWD_BR_F_NF_IP4 |
+			     BPFWD_BR_F_NF_IP6);
+		if (nb.vlan_filtering)
+			b.flags |= BPFWD_BR_F_VLAN_FILTERING;
+		if (nf4 || nb.nf_ip4)
+			b.flags |= BPFWD_BR_F_NF_IP4;
+		if (nf6 || nb.nf_ip6)
+			b.flags |= BPFWD_BR_F_NF_IP6;
+		b.mac = mac_key(nb.mac);
+		br_put(&d->m, br[i], &b);
+	}
+}
+
+static int sync_links(struct mirror *d)
+{
+	static struct link_walk w;
+	int err;
+
+	memset(&w, 0, sizeof(w));
+	w.d = d;
+	bridges_update(d);
+	err = brnl_dump_ports(port_seen, &w);
+	if (err) {
+		logmsg("dump bridge ports: %s", strerror(-err));
+		return err;
+	}
+	ports_gone(d, &w);
+	d->links_dirty = false;
+	return 0;
+}
+
+/* ---- fdb ---- */
+
+static int fdb_apply(struct mirror *d, const struct brnl_fdb *f)
+{
+	struct bpfwd_br_fdb_key k = { .bridge = f->bridge, .vlan = f->vlan,
+				      .mac = mac_key(f->mac) };
+	struct bpfwd_br_fdb v = { .port = f->port, .flags = f->flags }, old;
+
+	if (f->del) {
+		bpf_map_delete_elem(d->m.fdb_fd, &k);
+		return 0;
+	}
+	/* the fast path's last-seen stays while the station stays put */
+	if (!bpf_map_lookup_elem(d->m.fdb_fd, &k, &old) && old.port == v.port)
+		v.seen = old.seen;
+	if (bpf_map_update_elem(d->m.fdb_fd, &k, &v, 0)) {
+		int err = -errno;
+
+		/* a full mirror only costs speed: unknown means passed */
+		logmsg("fdb mirror: %s", strerror(-err));
+		return err == -E2BIG || err == -ENOMEM ? 0 : err;
+	}
+	return 0;
+}
+
+struct fdb_set {
+	struct mirror *d;
+	struct bpfwd_br_fdb_key *k;
+	int n, max;
+};
+
+static int fdb_seen(const struct brnl_fdb *f, void *data)
+{
+	struct fdb_set *s = data;
+	struct bpfwd_br_fdb_key *k;
+
+	if (!configured(s->d, f->bridge))
+		return 0;
+	if (s->n == s->max) {
+		int max = s->max ? s->max * 2 : 1024;
+
+		k = realloc(s->k, max * sizeof(*k));
+		if (!k)
+			return -ENOMEM;
+		s->k = k;
+		s->max = max;
+	}
+	s->k[s->n].bridge = f->bridge;
+	s->k[s->n].vlan = f->vlan;
+	s->k[s->n].mac = mac_key(f->mac);
+	s->n++;
+	return fdb_apply(s->d, f);
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	return memcmp(a, b, sizeof(struct bpfwd_br_fdb_key));
+}
+
+/* The whole fdb again: writes every entry, then drops the mirror's
+ * entries the kernel no longer has.
+ */
+static int sync_fdb(struct mirror *d)
+{
+	struct fdb_set s = { .d = d };
+	struct bpfwd_br_fdb_key *mk;
+	int err, n, i;
+
+	err = brnl_dump_fdb(fdb_seen, &s);
+	if (err) {
+		logmsg("dump fdb: %s", strerror(-err));
+		free(s.k);
+		return err;
+	}
+	qsort(s.k, s.n, sizeof(*s.k), key_cmp);
+	n = brfdb_list(&d->m, 0, NULL, NULL, 0);
+	mk = calloc(n + 1, sizeof(*mk));
+	if (mk) {
+		n = brfdb_list(&d->m, 0, mk, NULL, n);
+		for (i = 0; i < n; i++)
+			if (!bsearch(&mk[i], s.k, s.n, sizeof(*s.k), key_cmp))
+				bpf_map_delete_elem(d->m.fdb_fd, &mk[i]);
+	}
+	free(mk);
+	free(s.k);
+	return 0;
+}
+
+/* ---- heartbeat, refresh ---- */
+
+static void set_sync(struct mirror *d, bool on)
+{
+	uint32_t br[MAX_BR];
+	int n = br_list(&d->m, br, MAX_BR), i;
+	uint64_t ns = mono_ns();
+
+	for (i = 0; i < n && i < MAX_BR; i++) {
+		struct bpfwd_br b;
+
+		if (br_get(&d->m, br[i], &b))
+			continue;
+		b.flags = on ? b.flags | BPFWD_BR_F_SYNC :
+			       b.flags & ~BPFWD_BR_F_SYNC;
+		b.heartbeat = on ? ns : 0;
+		b.daemon = on ? getpid() : 0;
+		br_put(&d->m, br[i], &b);
+	}
+}
+
+/* NTF_USE for the sources the fast path saw lately: the kernel's entry
+ * is updated as when the bridge learns from a frame.
+ */
+static void refresh(struct mirror *d)
+{
+	uint64_t ns = mono_ns();
+	int n = brfdb_list(&d->m, 0, NULL, NULL, 0), i;
+	struct bpfwd_br_fdb_key *k = calloc(n + 1, sizeof(*k));
+	struct bpfwd_br_fdb *v = calloc(n + 1, sizeof(*v));
+	uint8_t mac[8];
+
+	if (k && v) {
+		n = brfdb_list(&d->m, 0, k, v, n);
+		for (i = 0; i < n; i++) {
+			if (!v[i].seen || ns - v[i].seen > REFRESH_WINDOW_NS ||
+			    (v[i].flags & BPFWD_FDB_NO_AGE))
+				continue;
+			memcpy(mac, &k[i].mac, 8);
+			brnl_batch_use(&d->batch, v[i].port, mac, k[i].vlan);
+		}
+		brnl_batch_flush(&d->batch);
+	}
+	free(k);
+	free(v);
+}
+
+/* ---- the loop ---- */
+
+static void event(struct mirror *d, const struct nlmsghdr *nlh)
+{
+	struct brnl_fdb f;
+
+	switch (nlh->nlmsg_type) {
+	case RTM_NEWNEIGH:
+	case RTM_DELNEIGH:
+		if (!brnl_parse_fdb(nlh, &f) && configured(d, f.bridge))
+			fdb_apply(d, &f);
+		break;
+	case RTM_NEWLINK:
+	case RTM_DELLINK:
+		d->links_dirty = true;
+		break;
+	}
+}
+
+static void read_events(struct mirror *d)
+{
+	static char buf[1 << 16];
+	ssize_t n;
+
+	while ((n = recv(mnl_socket_get_fd(d->ev), buf, sizeof(buf),
+			 MSG_DONTWAIT)) != 0) {
+		struct nlmsghdr *m = (struct nlmsghdr *)buf;
+		int len = n;
+
+		if (n < 0) {
+			if (errno == ENOBUFS) {
+				logmsg("events overflowed: resync");
+				d->resync = true;
+				continue;
+			}
+			break;
+		}
+		if (!d->open)
+			continue;
+		for (; mnl_nlmsg_ok(m, len); m = mnl_nlmsg_next(m, &len))
+			event(d, m);
+	}
+}
+
+/* New bridges in the map make a full resync; so does time. */
+static void check_bridges(struct mirror *d)
+{
+	uint32_t br[MAX_BR];
+	int n = br_list(&d->m, br, MAX_BR), i, j;
+
+	for (i = 0; i < n && i < MAX_BR; i++) {
+		for (j = 0; j < d->nbr; j++)
+			if (d->br[j] == br[i])
+				break;
+		if (j == d->nbr)
+			d->resync = true;
+	}
+	if (now() - d->last_resync > RESYNC_S)
+		d->resync = true;
+}
+
+static void tick(struct mirror *d)
+{
+	int was = d->nbr;
+
+	if (!d->open) {
+		if (brmaps_open(&d->m, false))
+			return;
+		d->open = true;
+		d->resync = true;
+	}
+	brmaps_lock(&d->m);
+	if (!br_list(&d->m, NULL, 0) &&
+	    !brport_list(&d->m, 0, NULL, NULL, 0)) {
+		/* nothing configured (the pins may be gone): look again later */
+		brmaps_unlock(&d->m);
+		brmaps_close(&d->m);
+		d->open = false;
+		d->nbr = 0;
+		return;
+	}
+	check_bridges(d);
+	if (d->resync) {
+		d->nbr = br_list(&d->m, d->br, MAX_BR);
+		if (d->nbr > MAX_BR)
+			d->nbr = MAX_BR;
+		if (!sync_links(d) && !sync_fdb(d)) {
+			if (d->nbr != was)
+				logmsg("in sync: %d bridge%s, %d fdb entries",
+				       d->nbr, d->nbr == 1 ? "" : "s",
+				       brfdb_list(&d->m, 0, NULL, NULL, 0));
+			d->resync = false;
+			d->last_resync = now();
+			d->last_beat = 0;
+		}
+	} else if (d->links_dirty) {
+		sync_links(d);
+	}
+	if (d->resync || now() - d->last_beat >= 0.5) {
+		if (!d->resync)
+			bridges_update(d);
+		set_sync(d, !d->resync);
+		d->last_beat = now();
+	}
+	if (d->links_dirty)
+		sync_links(d);
+	if (!br_list(&d->m, NULL, 0)) {
+		/* its last bridge was deleted: the pins go, as with bridge del */
+		logmsg("no bridge left: the fast path's pins are removed");
+		brmaps_gc(&d->m);
+		brmaps_unlock(&d->m);
+		brmaps_close(&d->m);
+		d->open = false;
+		d->nbr = 0;
+		return;
+	}
+	brmaps_unlock(&d->m);
+}
+
+static int claim_socket(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -errno;
+	/* abstract: one name per network namespace, gone with the process */
+	memcpy(sa.sun_path + 1, DAEMON_SOCK, strlen(DAEMON_SOCK));
+	if (bind(fd, (struct sockaddr *)&sa,
+		 offsetof(struct sockaddr_un, sun_path) + 1 + strlen(DAEMON_SOCK))) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+bool brmirror_running(void)
+{
+	int fd = claim_socket();
+
+	if (fd >= 0)
+		close(fd);
+	return fd == -EADDRINUSE;
+}
+
+int brmirror_run(void)
+{
+	static struct mirror d;
+	struct pollfd pfd;
+	int lock, err;
+
+	memset(&d, 0, sizeof(d));
+	lock = claim_socket();
+	if (lock < 0) {
+		p_err("%s", lock == -EADDRINUSE ?
+		      "another bpfwd daemon runs in this network namespace" :
+		      strerror(-lock));
+		return lock;
+	}
+	d.ev = brnl_events_open();
+	err = d.ev ? brnl_batch_open(&d.batch) : -errno;
+	if (err) {
+		p_err("rtnetlink: %s", strerror(-err));
+		goto out;
+	}
+	logmsg("started (pid %d)", getpid());
+	pfd.fd = mnl_socket_get_fd(d.ev);
+	pfd.events = POLLIN;
+	while (!stop_signal) {
+		tick(&d);
+		/* once a second, however many events come */
+		if (d.open && !d.resync && now() - d.last_refresh >= 1.0) {
+			refresh(&d);
+			d.last_refresh = now();
+		}
+		if (poll(&pfd, 1, 1000) > 0) {
+			if (d.open)
+				brmaps_lock(&d.m);
+			read_events(&d);
+			if (d.open)
+				brmaps_unlock(&d.m);
+		}
+	}
+	logmsg("stopping on signal %d: bridges pass everything now",
+	       (int)stop_signal);
+	if (d.open) {
+		brmaps_lock(&d.m);
+		set_sync(&d, false);
+		brmaps_unlock(&d.m);
+		brmaps_close(&d.m);
+	}
+out:
+	if (d.ev)
+		mnl_socket_close(d.ev);
+	brnl_batch_close(&d.batch);
+	close(lock);
+	return err;
+}

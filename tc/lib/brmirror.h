@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Copyright (c) 2026 The bpfwd authors
+ *
+ * The daemon's mirror of the kernel's bridges (`bpfwd daemon`): for
+ * every bridge `bpfwd bridge add` configured in this namespace it dumps,
+ * then follows over rtnetlink, the fdb, the ports (membership, STP
+ * state, flags, MTU) and vlan_filtering, and writes them into the pinned
+ * maps; attaches the fast path to ports that join and detaches it from
+ * ports that leave; writes the heartbeat every second; and refreshes the
+ * kernel's fdb entries of stations the fast path saw (NTF_USE), so that
+ * ageing does not remove stations whose frames bypass the bridge.
+ */
+#ifndef __BPFWD_BRMIRROR_H
+#define __BPFWD_BRMIRROR_H
+
+#include <stdbool.h>
+
+/* Runs until stop_signal is set; on the way out marks its bridges out of
+ * sync, so the programs pass everything at once.  Returns 0 or -errno.
+ */
+int brmirror_run(void);
+
+/* Whether a daemon runs in this namespace (it holds an abstract unix
+ * socket named after bpfwd's, one per network namespace).
+ */
+bool brmirror_running(void);
+
+#endif /* __BPFWD_BRMIRROR_H */
