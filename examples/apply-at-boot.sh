@@ -30,8 +30,8 @@
 # Environment: BPFWD (default: ../build/bpfwd next to this script, then
 # the installed one), CONF (default /etc/bpfwd/bpfwd.conf), N (datagrams
 # of the namespace run, default 100).
-# Needs root, iproute2, jq; bpfwd's lib.sh next to this script.
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# Needs root, iproute2, jq; bpfwd's example-lib.sh next to this script.
+source "$(dirname "${BASH_SOURCE[0]}")/example-lib.sh"
 
 CONF=${CONF:-/etc/bpfwd/bpfwd.conf}
 N=${N:-100}
