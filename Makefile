@@ -68,7 +68,7 @@ $(OUTPUT)/tc/e_bpfwd.o: SAN_CFLAGS += --param=asan-globals=0
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all check test fuzz demo bench deps install uninstall clean help man vmtest
+.PHONY: soak all check test fuzz demo bench deps install uninstall clean help man vmtest
 
 all: $(BPF_OBJS) $(OUTPUT)/bpfwd $(OUTPUT)/e_bpfwd.so
 
@@ -141,6 +141,11 @@ check: deps
 
 test: check
 
+# The crash-safety tests at full length (several hundred kills)
+SOAK_TESTS	:= tests/netns/replace_kill.t
+soak: all
+	$(Q)BPFWD_SOAK=1 prove $(if $(filter 1,$(V)),-v) $(SOAK_TESTS)
+
 # The fuzz tests at full length: FUZZ_FRAMES random and mutated frames
 # through every section of every packet program in build/bpf/ (make
 # check runs a few thousand), and FUZZ_SECONDS of bpfwd command lines
@@ -208,13 +213,19 @@ install: all man
 	sed 's|@SBINDIR@|$(PREFIX)/sbin|' contrib/bpfwd-daemon.service > \
 		$(DESTDIR)$(SYSTEMD_DIR)/bpfwd-daemon.service
 	chmod 0644 $(DESTDIR)$(SYSTEMD_DIR)/bpfwd-daemon.service
+	install -m 0644 etc/bpfwd.conf.example -D $(DESTDIR)/etc/bpfwd/bpfwd.conf.example
+	sed 's|@SBINDIR@|$(PREFIX)/sbin|g' systemd/bpfwd.service > \
+		$(DESTDIR)$(SYSTEMD_DIR)/bpfwd.service
+	chmod 0644 $(DESTDIR)$(SYSTEMD_DIR)/bpfwd.service
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/sbin/bpfwd $(DESTDIR)$(PREFIX)/lib/bpf/redirect.o \
 		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man8/,$(notdir $(MANS))) \
 		$(DESTDIR)$(TC_LIB_DIR)/e_bpfwd.so \
 		$(DESTDIR)$(INCLUDE_DIR)/bpfwd.h $(DESTDIR)$(COMPLETION_DIR)/bpfwd \
-		$(DESTDIR)$(SYSTEMD_DIR)/bpfwd-daemon.service
+		$(DESTDIR)$(SYSTEMD_DIR)/bpfwd-daemon.service \
+		$(DESTDIR)$(SYSTEMD_DIR)/bpfwd.service \
+		$(DESTDIR)/etc/bpfwd/bpfwd.conf.example
 	@rmdir $(DESTDIR)$(INCLUDE_DIR) 2>/dev/null || true
 
 vmtest:
@@ -230,12 +241,13 @@ help:
 	@echo '  test       the same as check'
 	@echo '  fuzz       the fuzz tests at full length: frames (FUZZ_FRAMES per section),'
 	@echo '             command lines (FUZZ_SECONDS); FUZZ_SEED replays a run'
+	@echo '  soak       the crash-safety tests with several hundred kill -9 each'
 	@echo '  demo       install missing packages, build, short bench: bridge vs the tc methods'
 	@echo '  bench      the full bench (BENCH_ROUNDS, BENCH_DURATION) into results/: text, JSON, a plot per table'
 	@echo '  deps       install missing Debian packages: $(DEPS)'
 	@echo '  man        build the man pages into build/man/'
-	@echo '  install    install bpfwd, redirect.o, man pages, tc plugin, bpfwd.h, bash completion'
-	@echo '             (PREFIX, DESTDIR, TC_LIB_DIR)'
+	@echo '  install    install bpfwd, redirect.o, man pages, tc plugin, bpfwd.h, bash completion,'
+	@echo '             bpfwd.service, /etc/bpfwd/bpfwd.conf.example (PREFIX, DESTDIR, TC_LIB_DIR)'
 	@echo '  uninstall  remove what install put (same PREFIX, DESTDIR, TC_LIB_DIR)'
 	@echo '  vmtest     boot test kernels in QEMU and run tests/vm (KERNEL=deb61|deb612|patched)'
 	@echo '  clean      remove build/'

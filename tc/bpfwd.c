@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "objects.h"
+#include "lib/batch.h"
 #include "lib/json.h"
 #include "lib/loader.h"
 #include "lib/util.h"
@@ -33,7 +34,7 @@ static int do_help(int argc, char **argv)
 	(void)argv;
 	printf("Usage: bpfwd [OPTIONS] OBJECT { COMMAND | help }\n"
 	       "       bpfwd [OPTIONS] -b FILE\n"
-	       "where  OBJECT := { port | route | bridge | daemon | stats | probe | gen | bench | monitor }\n"
+	       "where  OBJECT := { port | route | bridge | daemon | stats | probe | gen | bench | monitor | apply }\n"
 	       "       " HELP_OPTIONS);
 	return BPFWD_EXIT_OK;
 }
@@ -48,6 +49,7 @@ static const struct cmd objects[] = {
 	{ "monitor", do_monitor },
 	{ "bridge", do_bridge },
 	{ "daemon", do_daemon },
+	{ "apply", do_apply },
 	{ "help", do_help },
 	{ 0 }
 };
@@ -101,101 +103,6 @@ static int dispatch(int argc, char **argv)
 	return cmd_select(objects, argc, argv, "object", do_help);
 }
 
-/* -b FILE: one command a line, read as iproute2's batch reads it
- * (lib/utils.c getcmdline, makeargs): a '#' word starts a comment, a
- * '\' at the end of a line continues the command on the next one,
- * "..." and '...' quote a word with blanks.  A line too long or with
- * too many words is an error of its own, never split into commands.
- */
-#define BATCH_LINE_MAX	4096	/* characters of a command, '\n' included */
-#define BATCH_WORDS_MAX	255
-
-struct batch {
-	const char *file;
-	FILE *f;
-	int lineno;		/* of the last line read */
-	int first;		/* of the command's first line */
-	char buf[BATCH_LINE_MAX + 1];
-	char *args[BATCH_WORDS_MAX + 1];
-};
-
-static int batch_err(const struct batch *b, const char *why)
-{
-	opts.cmd = NULL;
-	p_err("batch %s: line %d: %s", b->file, b->first, why);
-	return BPFWD_EXIT_USAGE;
-}
-
-/* Skips the rest of a line too long for the buffer. */
-static void batch_skip_line(FILE *f)
-{
-	int c;
-
-	do {
-		c = fgetc(f);
-	} while (c != EOF && c != '\n');
-}
-
-/* Reads one command, its continuation lines joined, into b->buf.
- * Returns 1 when there is one, 0 at the end of the file, or -(exit
- * code) for a line too long.
- */
-static int batch_read(struct batch *b)
-{
-	size_t len = 0, n;
-
-	b->first = b->lineno + 1;
-	while (fgets(b->buf + len, sizeof(b->buf) - len, b->f)) {
-		b->lineno++;
-		n = len + strlen(b->buf + len);
-		if (b->buf[n - 1] != '\n' && n == sizeof(b->buf) - 1) {
-			batch_skip_line(b->f);
-			return -batch_err(b, "too long (at most 4095 characters)");
-		}
-		if (b->buf[n - 1] == '\n')
-			b->buf[--n] = '\0';
-		if (!n || b->buf[n - 1] != '\\')
-			return 1;
-		len = n - 1;	/* drop the '\' and read on */
-		b->buf[len] = '\0';
-	}
-	return len ? 1 : 0;
-}
-
-/* Splits b->buf into b->args in place; returns the number of words or
- * -(exit code).
- */
-static int batch_split(struct batch *b)
-{
-	char *p = b->buf, *w;
-	int n = 0;
-
-	for (;;) {
-		p += strspn(p, " \t");
-		if (!*p || *p == '#')
-			break;
-		if (n == BATCH_WORDS_MAX)
-			return -batch_err(b, "too many words (at most 255)");
-		if (*p == '"' || *p == '\'') {
-			w = p + 1;
-			p = strchr(w, *p);
-			if (!p)
-				return -batch_err(b, "unterminated quoted string");
-			*p++ = '\0';
-			if (*p && *p != ' ' && *p != '\t')
-				return -batch_err(b, "a quoted string must end its word");
-		} else {
-			w = p;
-			p += strcspn(p, " \t");
-		}
-		if (*p)
-			*p++ = '\0';
-		b->args[n++] = w;
-	}
-	b->args[n] = NULL;
-	return n;
-}
-
 /* Stops at the first failed command and names its line; with -force
  * goes on, and exits 1 at the end if any failed.
  */
@@ -204,13 +111,8 @@ static int run_batch(const char *file, bool force)
 	static struct batch b;
 	int n, ret, failed = 0;
 
-	b.file = file;
-	b.lineno = 0;
-	b.f = strcmp(file, "-") ? fopen(file, "r") : stdin;
-	if (!b.f) {
-		p_err("batch %s: %s", file, strerror(errno));
+	if (batch_open(&b, "batch", file))
 		return BPFWD_EXIT_FAIL;
-	}
 	while ((n = batch_read(&b)) != 0) {
 		if (n > 0)
 			n = batch_split(&b);
@@ -228,8 +130,7 @@ static int run_batch(const char *file, bool force)
 		if (ret)
 			failed = BPFWD_EXIT_FAIL;
 	}
-	if (b.f != stdin)
-		fclose(b.f);
+	batch_close(&b);
 	return failed;
 }
 

@@ -53,12 +53,26 @@ struct hook_ops {
 	 */
 	int (*replace)(struct table *t, struct port_cfg *c,
 		       const struct bpfwd_port *old);
+	/* apply: how port @p (on c->in, hook c->hook) differs from what
+	 * @c describes: PORT_SAME (program included), PORT_REPLACE (port
+	 * replace makes it so) or PORT_READD (what replace keeps differs:
+	 * del and add).  NULL: the hook cannot tell, PORT_REPLACE.
+	 */
+	enum port_diff (*differs)(struct table *t, const struct port_cfg *c,
+				  const struct bpfwd_port *p);
 	/* Undoes attach() before the entry goes. */
 	int (*detach)(struct table *t, uint32_t ifindex, const char *dev,
 		      const struct bpfwd_port *p);
 	/* Whether the program is still in place; NULL: nothing to be. */
 	bool (*attached)(struct table *t, uint32_t ifindex,
 			 const struct bpfwd_port *p);
+	/* What is attached, as an entry: @p with the mode (and flags)
+	 * of the program in place, for show and apply; false when
+	 * nothing is.  NULL: the entry is what runs (attached() says
+	 * whether it does).
+	 */
+	bool (*live)(struct table *t, uint32_t ifindex,
+		     const struct bpfwd_port *p, struct bpfwd_port *live);
 	/* port show: the line between "mode M" and the attached state,
 	 * the hook's name included.
 	 */
@@ -103,6 +117,15 @@ int hook_tc_detach(struct table *t, uint32_t ifindex, const char *dev,
 		   const struct bpfwd_port *p);
 bool hook_tc_attached(struct table *t, uint32_t ifindex,
 		      const struct bpfwd_port *p);
+bool hook_tc_live(struct table *t, uint32_t ifindex,
+		  const struct bpfwd_port *p, struct bpfwd_port *live);
+enum port_diff hook_tc_differs(struct table *t, const struct port_cfg *c,
+			       const struct bpfwd_port *p);
+/* replace: whether the port goes to OUT's ingress; without "to" it
+ * keeps the target's to-ingress of @old.
+ */
+bool hook_tc_want_ingress(const struct port_cfg *c,
+			  const struct bpfwd_port *old);
 void hook_tc_show(struct table *t, uint32_t ifindex,
 		  const struct bpfwd_port *p);
 
@@ -116,6 +139,8 @@ void hook_tc_show(struct table *t, uint32_t ifindex,
 	.replace = hook_tc_replace,			\
 	.detach = hook_tc_detach,			\
 	.attached = hook_tc_attached,			\
+	.live = hook_tc_live,				\
+	.differs = hook_tc_differs,			\
 	.show = hook_tc_show,				\
 }
 

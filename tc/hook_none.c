@@ -36,7 +36,8 @@ static int none_replace(struct table *t, struct port_cfg *c,
 			const struct bpfwd_port *old)
 {
 	if (c->mode != old->mode ||
-	    c->tc.to_ingress != !!(old->flags & BPFWD_F_INGRESS)) {
+	    hook_tc_want_ingress(c, old) !=
+	    !!(old->flags & BPFWD_F_INGRESS)) {
 		p_err("%s: hook none: the section tc loaded decides the mode (%s%s); replace can change the target only, load another section with tc filter replace",
 		      c->dev, port_mode_name(old->mode),
 		      old->flags & BPFWD_F_INGRESS ? " to-ingress" : "");
@@ -61,6 +62,7 @@ const struct hook_ops hook_none = {
 	.prepare = none_prepare,
 	.attach = none_attach,
 	.replace = none_replace,
+	.differs = hook_tc_differs,
 	.detach = none_detach,
 	.show = hook_tc_show,
 };

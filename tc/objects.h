@@ -17,6 +17,7 @@ int do_bench(int argc, char **argv);
 int do_monitor(int argc, char **argv);
 int do_bridge(int argc, char **argv);
 int do_daemon(int argc, char **argv);
+int do_apply(int argc, char **argv);
 
 int port_help(int argc, char **argv);
 int route_help(int argc, char **argv);
@@ -27,5 +28,6 @@ int bench_help(int argc, char **argv);
 int monitor_help(int argc, char **argv);
 int bridge_help(int argc, char **argv);
 int daemon_help(int argc, char **argv);
+int apply_help(int argc, char **argv);
 
 #endif /* __BPFWD_OBJECTS_H */

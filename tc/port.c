@@ -46,7 +46,10 @@ static const struct kw spec_kws[] = {
 };
 
 static const struct kw del_kws[] = {
-	KW_DEV("dev", struct port_cfg, dev, "IN", KW_REQUIRED, "the port"),
+	KW_DEV("dev", struct port_cfg, dev, "IN", 0,
+	       "the port (also when its device is gone)"),
+	KW_U32("ifindex", struct port_cfg, in, 1, INT32_MAX, "N", 0,
+	       "the port of ifindex N (its device gone, or never named)"),
 	KW_FLAG("force", struct port_cfg, force, 0,
 		"also an entry another namespace left in the stock table"),
 	KW_END
@@ -226,11 +229,30 @@ static int add_entry(struct table *t, struct port_cfg *c,
 		p_err("%s: write table %s: %s", c->dev, t->dir, strerror(-err));
 		return err;
 	}
+	port_name_put(t, c->in, c->dev);
 	err = ops->attach(t, c, p);
-	if (err)
+	if (err) {
 		port_delete(t, c->in);
+		port_name_del(t, c->in);
+	}
 	return err;
 }
+
+/* Whether port @p is what this add writes, without its program: an
+ * add killed between entry and program, which the same add completes.
+ */
+static bool add_killed(struct table *t, const struct port_cfg *c,
+		       const struct bpfwd_port *p)
+{
+	const struct hook_ops *ops = hook_by_id(p->hook);
+
+	return ops && p->hook == c->hook && ops->attached && ops->differs &&
+	       !ops->attached(t, c->in, p) && p->target == (uint32_t)c->out &&
+	       p->mode == c->mode && ops->differs(t, c, p) == PORT_REPLACE;
+}
+
+static int replace_found(struct port_cfg *c, const struct spec_parse *ps,
+			 struct table *t, const struct bpfwd_port *old);
 
 /* 0, -errno (reported) or BPFWD_EXIT_USAGE. */
 static int add(struct port_cfg *c, const struct spec_parse *ps)
@@ -256,6 +278,8 @@ static int add(struct port_cfg *c, const struct spec_parse *ps)
 	if (ops->stock && stock_check_layout(false))
 		return -EEXIST;
 	err = port_find(c->in, &t, &p);
+	if (!err && add_killed(&t, c, &p))
+		return replace_found(c, ps, &t, &p);
 	if (!err) {
 		p_err("%s: already a port (to ifindex %u, hook %s); use port replace or port del",
 		      c->dev, p.target, hook_name(p.hook));
@@ -282,12 +306,45 @@ static int add(struct port_cfg *c, const struct spec_parse *ps)
 	return err;
 }
 
-/* Changes the port in place: the hook stays, the hook's replace does
- * the rest.  0, -errno (reported) or BPFWD_EXIT_USAGE.
+/* Changes port @old (found in @t, which it closes) in place: the hook
+ * stays, the hook's replace does the rest.  0, -errno (reported) or
+ * BPFWD_EXIT_USAGE.
+ */
+static int replace_found(struct port_cfg *c, const struct spec_parse *ps,
+			 struct table *t, const struct bpfwd_port *old)
+{
+	const struct hook_ops *ops;
+	int err;
+
+	if (c->has_hook && c->hook != old->hook) {
+		p_err("%s: replace keeps the hook (%s); to move the port to hook %s, del and add it",
+		      c->dev, hook_name(old->hook), hook_name(c->hook));
+		table_close(t);
+		return -EINVAL;
+	}
+	c->hook = old->hook;
+	if (!c->has_mode)
+		c->mode = old->mode;
+	ops = hook_by_id(old->hook);
+	err = ops->parse(c, true, foreign_kw(ops, ps));
+	if (!err)
+		err = ops->replace(t, c, old);
+	if (!err)
+		port_name_put(t, c->in, c->dev);
+	if (!err)
+		pr_info("%s: port to %s, mode %s, hook %s", c->dev,
+			c->to ?: "-", port_mode_name(c->mode), ops->name);
+	table_close(t);
+	return err;
+}
+
+/* Changes the port in place, as iproute2's replace does: a port that
+ * does not exist is added, and what the command does not name stays
+ * (mode, target with its to-ingress, hook, at, prio; the XDP hook's
+ * own keywords as hook_xdp.c keeps them).
  */
 static int replace(struct port_cfg *c, const struct spec_parse *ps)
 {
-	const struct hook_ops *ops;
 	struct bpfwd_port old;
 	struct table t;
 	int err;
@@ -297,29 +354,9 @@ static int replace(struct port_cfg *c, const struct spec_parse *ps)
 	if (resolve_pair(c->dev, c->to, &c->in, &c->out))
 		return -ENODEV;
 	err = port_find(c->in, &t, &old);
-	if (err) {
-		if (err == -ENOENT)
-			p_err("%s: not a port; use port add", c->dev);
-		return err;
-	}
-	if (c->has_hook && c->hook != old.hook) {
-		p_err("%s: replace keeps the hook (%s); to move the port to hook %s, del and add it",
-		      c->dev, hook_name(old.hook), hook_name(c->hook));
-		table_close(&t);
-		return -EINVAL;
-	}
-	c->hook = old.hook;
-	if (!c->has_mode)
-		c->mode = old.mode;
-	ops = hook_by_id(old.hook);
-	err = ops->parse(c, true, foreign_kw(ops, ps));
-	if (!err)
-		err = ops->replace(&t, c, &old);
-	if (!err)
-		pr_info("%s: port to %s, mode %s, hook %s", c->dev,
-			c->to ?: "-", port_mode_name(c->mode), ops->name);
-	table_close(&t);
-	return err;
+	if (err == -ENOENT)
+		return add(c, ps);
+	return err ? err : replace_found(c, ps, &t, &old);
 }
 
 static int lib_ret(int err)
@@ -341,6 +378,81 @@ int port_replace_cfg(const struct port_cfg *cfg)
 	return lib_ret(replace(&c, NULL));
 }
 
+int port_spec_parse(int argc, char **argv, struct port_cfg *c)
+{
+	const struct hook_ops *ops;
+	struct spec_parse ps;
+	int err;
+
+	hook_words_init();
+	err = parse_spec(argc, argv, c, &ps);
+	if (err)
+		return err;
+	if (!c->has_hook)
+		pick_hook(c, &ps);
+	ops = hook_by_id(c->hook);
+	return ops->parse(c, false, foreign_kw(ops, &ps));
+}
+
+/* How the port that is there (@t, @old) differs from @c. */
+static enum port_diff port_differs(struct table *t, const struct port_cfg *c,
+				   const struct bpfwd_port *old)
+{
+	const struct hook_ops *ops = hook_by_id(old->hook);
+
+	if (!ops || old->hook != c->hook)
+		return PORT_READD;
+	return ops->differs ? ops->differs(t, c, old) : PORT_REPLACE;
+}
+
+static int readd(struct port_cfg *c)
+{
+	int err = port_del_dev(c->dev, false);
+
+	if (err)
+		return err;
+	err = add(c, NULL);
+	if (err)
+		p_err("%s: the port was deleted to move it; its add failed: it is gone",
+		      c->dev);
+	return err;
+}
+
+int port_apply_cfg(const struct port_cfg *cfg, enum port_did *did)
+{
+	struct port_cfg c = *cfg;
+	struct bpfwd_port old;
+	enum port_diff diff;
+	struct table t;
+	int err;
+
+	if (need_root())
+		return -EPERM;
+	if (resolve_pair(c.dev, c.to, &c.in, &c.out))
+		return -ENODEV;
+	err = port_find(c.in, &t, &old);
+	if (err == -ENOENT) {
+		*did = PORT_ADDED;
+		return lib_ret(add(&c, NULL));
+	}
+	if (err)
+		return err;
+	diff = port_differs(&t, &c, &old);
+	table_close(&t);
+	if (diff == PORT_SAME) {
+		*did = PORT_UNCHANGED;
+		return 0;
+	}
+	if (diff == PORT_READD) {
+		*did = PORT_READDED;
+		return lib_ret(readd(&c));
+	}
+	/* everything @c does not name is its default here, not kept */
+	c.has_mode = true;
+	*did = PORT_REPLACED;
+	return lib_ret(replace(&c, NULL));
+}
+
 /* Detaches the port's program and removes its entry and counters. */
 static int remove_port(struct table *t, uint32_t ifindex, const char *dev,
 		       const struct bpfwd_port *p)
@@ -352,6 +464,7 @@ static int remove_port(struct table *t, uint32_t ifindex, const char *dev,
 	if (err)
 		return err;
 	port_delete(t, ifindex);
+	port_name_del(t, ifindex);
 	stats_clear(t, p->slot);
 	return 0;
 }
@@ -378,9 +491,51 @@ static int del_foreign(const char *dev, int in)
 	pr_warn("port del %s: removing the entry for ifindex %d that netns cookie %llu wrote in %s",
 		dev, in, (unsigned long long)p.netns, t.dir);
 	port_delete(&t, in);
+	port_name_del(&t, in);
 	stats_clear(&t, p.slot);
 	table_close(&t);
 	return 0;
+}
+
+/* The port of device @dev, or else of the gone device that had that
+ * name (deleted, or made again with another ifindex): 0 with @t open,
+ * *@in and @p; -ENOENT reported unless @quiet.
+ */
+static int find_by_name(const char *dev, bool quiet, struct table *t,
+			int *in, struct bpfwd_port *p)
+{
+	bool exists = !ifname_check(dev) && if_nametoindex(dev);
+	uint32_t gone;
+	int err = -ENOENT;
+
+	if (exists) {
+		*in = if_nametoindex(dev);
+		err = port_find(*in, t, p);
+	}
+	if (err == -ENOENT) {
+		err = port_find_gone(dev, &gone, t, p);
+		if (!err)
+			*in = gone;
+	}
+	if (err == -ENOENT && !quiet && exists)
+		p_err("%s: not a port", dev);
+	else if (err == -ENOENT && !quiet)
+		p_err("%s: no such device, and no port was made on a device of that name",
+		      dev);
+	return err;
+}
+
+static int del_entry(struct table *t, int in, const struct bpfwd_port *p)
+{
+	char name[IF_NAMESIZE];
+	int err;
+
+	if (!if_indextoname(in, name) && port_name_get(t, in, name))
+		snprintf(name, sizeof(name), "if%d", in);
+	err = remove_port(t, in, name, p);
+	table_gc(t);
+	table_close(t);
+	return err;
 }
 
 int port_del_dev(const char *dev, bool force)
@@ -389,21 +544,28 @@ int port_del_dev(const char *dev, bool force)
 	struct table t;
 	int in, err;
 
-	in = ifindex_of(dev, NULL);
-	if (in < 0)
-		return in;
-	err = port_find(in, &t, &p);
-	if (err == -ENOENT && force)
-		return del_foreign(dev, in);
-	if (err) {
-		if (err == -ENOENT)
-			p_err("%s: not a port", dev);
-		return err;
+	err = find_by_name(dev, force, &t, &in, &p);
+	if (err == -ENOENT && force) {
+		in = ifindex_of(dev, NULL);
+		return in < 0 ? in : del_foreign(dev, in);
 	}
-	err = remove_port(&t, in, dev, &p);
-	table_gc(&t);
-	table_close(&t);
-	return err;
+	return err ? err : del_entry(&t, in, &p);
+}
+
+int port_del_ifindex(uint32_t ifindex, bool force)
+{
+	char dev[IF_NAMESIZE];
+	struct bpfwd_port p;
+	struct table t;
+	int err;
+
+	snprintf(dev, sizeof(dev), "if%u", ifindex);
+	err = port_find(ifindex, &t, &p);
+	if (err == -ENOENT && force)
+		return del_foreign(dev, ifindex);
+	if (err == -ENOENT)
+		p_err("ifindex %u: not a port", ifindex);
+	return err ? err : del_entry(&t, ifindex, &p);
 }
 
 /* Removes every port of this namespace, also those whose device is gone
@@ -417,36 +579,93 @@ static int flush_one(struct table *t, uint32_t ifindex,
 	return remove_port(t, ifindex, ifname_of(ifindex, name), p);
 }
 
+/* The port's device: its name, or when it is gone the name it had
+ * (text "NAME (gone)"; JSON dev null, as in stats, and the old name in
+ * "name").
+ */
+static void show_dev(struct table *t, uint32_t ifindex)
+{
+	char now[IF_NAMESIZE], was[IF_NAMESIZE];
+	bool gone = !if_indextoname(ifindex, now);
+	bool known = !port_name_get(t, ifindex, was);
+
+	if (gone) {
+		print_null(PRINT_JSON, "dev", NULL);
+		print_string(PRINT_FP, NULL, "%s (gone)",
+			     known ? was : ifname_of(ifindex, now));
+	} else {
+		print_string(PRINT_ANY, "dev", "%s", now);
+	}
+	print_u64(PRINT_JSON, "ifindex", NULL, ifindex);
+	if (known)
+		print_string(PRINT_JSON, "name", NULL, was);
+	else
+		print_null(PRINT_JSON, "name", NULL);
+}
+
+/* The target and its state, as stats gives them. */
+static void show_target(uint32_t target, enum port_target_state *st)
+{
+	char out[IF_NAMESIZE];
+
+	*st = port_target_state(target);
+	if (!target) {
+		print_null(PRINT_JSON, "to", NULL);
+		print_null(PRINT_JSON, "to_ifindex", NULL);
+		print_null(PRINT_JSON, "to_state", NULL);
+		return;
+	}
+	if (*st == TS_GONE)
+		print_null(PRINT_JSON, "to", NULL);
+	else
+		print_string(PRINT_JSON, "to", NULL, ifname_of(target, out));
+	print_string(PRINT_FP, NULL, " to %s", ifname_of(target, out));
+	print_u64(PRINT_JSON, "to_ifindex", NULL, target);
+	print_string(PRINT_JSON, "to_state", NULL,
+		     port_target_state_names[*st]);
+}
+
+/* What is attached (@run: the entry as the attached program makes it). */
+static bool show_attached(struct table *t, uint32_t ifindex,
+			  const struct hook_ops *ops,
+			  const struct bpfwd_port *p, struct bpfwd_port *run)
+{
+	*run = *p;
+	if (ops && ops->live)
+		return ops->live(t, ifindex, p, run);
+	return !ops || !ops->attached || ops->attached(t, ifindex, p);
+}
+
+/* One port: the mode and flags of the program that runs (after a
+ * replace was killed between program and entry, the entry's may be
+ * older), marked (detached) when no program is, (target gone) when no
+ * device has the target's ifindex.
+ */
 static void show_one(struct table *t, uint32_t ifindex,
 		     const struct bpfwd_port *p)
 {
 	const struct hook_ops *ops = hook_by_id(p->hook);
-	char in[IF_NAMESIZE], out[IF_NAMESIZE];
+	enum port_target_state st;
+	struct bpfwd_port run;
 	bool attached;
 
+	attached = show_attached(t, ifindex, ops, p, &run);
 	open_json_object(NULL);
-	print_string(PRINT_ANY, "dev", "%s", ifname_of(ifindex, in));
-	print_u64(PRINT_JSON, "ifindex", NULL, ifindex);
-	if (p->target) {
-		print_string(PRINT_ANY, "to", " to %s",
-			     ifname_of(p->target, out));
-		print_u64(PRINT_JSON, "to_ifindex", NULL, p->target);
-	} else {
-		print_null(PRINT_JSON, "to", NULL);
-	}
-	print_string(PRINT_ANY, "mode", " mode %s", port_mode_name(p->mode));
+	show_dev(t, ifindex);
+	show_target(p->target, &st);
+	print_string(PRINT_ANY, "mode", " mode %s", port_mode_name(run.mode));
 	if (ops)
-		ops->show(t, ifindex, p);
+		ops->show(t, ifindex, &run);
 	else
 		print_u64(PRINT_ANY, "hook", " hook %llu", p->hook);
-	if (ops && ops->attached) {
-		attached = ops->attached(t, ifindex, p);
-		print_bool(PRINT_JSON, "attached", NULL, attached);
-		if (!attached)
-			print_string(PRINT_FP, NULL, "%s", " (detached)");
-	}
+	print_bool(PRINT_JSON, "attached", NULL, attached);
+	if (!attached)
+		print_string(PRINT_FP, NULL, "%s", " (detached)");
+	if (st == TS_GONE)
+		print_string(PRINT_FP, NULL, "%s", " (target gone)");
 	print_u64(PRINT_JSON, "slot", NULL, p->slot);
-	print_string(PRINT_JSON, "table", NULL, t->dir);
+	print_string(PRINT_JSON, "table", NULL, t->stock ? "stock" : "netns");
+	print_string(PRINT_JSON, "pin_dir", NULL, t->dir);
 	print_nl();
 	close_json_object();
 }
@@ -502,8 +721,12 @@ static int do_del(int argc, char **argv)
 	err = kw_parse(del_kws, argc, argv, &c, NULL);
 	if (err)
 		return err;
+	if (!c.dev == !c.in)
+		return usage_err("give one of \"dev IN\" and \"ifindex N\"");
 	if (need_root())
 		return BPFWD_EXIT_FAIL;
+	if (c.in)
+		return exit_of(port_del_ifindex(c.in, c.force));
 	return exit_of(port_del_dev(c.dev, c.force));
 }
 

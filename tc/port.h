@@ -52,15 +52,41 @@ struct port_cfg {
 	int in, out;		/* ifindexes of dev and to */
 };
 
+/* How a port differs from a port_cfg (apply). */
+enum port_diff { PORT_SAME, PORT_REPLACE, PORT_READD };
+
+/* What port_apply_cfg() did. */
+enum port_did { PORT_UNCHANGED, PORT_ADDED, PORT_REPLACED, PORT_READDED };
+
+/* PORT_SPEC's words (argv after "port add") into @c, with every usage
+ * check of port add and its hook resolved (c->has_hook is then set):
+ * 0, or BPFWD_EXIT_USAGE with the message printed.
+ */
+int port_spec_parse(int argc, char **argv, struct port_cfg *c);
+/* `apply` of one port, @c from port_spec_parse(): adds it when missing,
+ * replaces it when it differs (deletes and adds it when it differs in
+ * what replace keeps: hook, at, prio), leaves it alone when it is what
+ * @c says, program included.  0 with *@did, or -errno (reported); a
+ * failure leaves the port as it was (but for a del and add whose add
+ * failed: then it is gone, and said so).
+ */
+int port_apply_cfg(const struct port_cfg *c, enum port_did *did);
+
 /* `port add`: checks @c as the parser does (one usage line, -EINVAL),
  * then adds the port.  0 or -errno; every failure is reported once and
  * leaves what was there before.  Without has_hook: tcx where the kernel
  * has it, else tc.
  */
 int port_add_cfg(const struct port_cfg *c);
-/* `port replace`: the same for a port that exists (keeps its hook). */
+/* `port replace`: changes a port in place (it keeps its hook and what
+ * @c does not name), or adds it when there is none.
+ */
 int port_replace_cfg(const struct port_cfg *c);
-/* `port del dev @dev [force]`. */
+/* `port del dev @dev [force]`: also a port whose device is gone, by
+ * the name it had.
+ */
 int port_del_dev(const char *dev, bool force);
+/* `port del ifindex @ifindex [force]`. */
+int port_del_ifindex(uint32_t ifindex, bool force);
 
 #endif /* __BPFWD_PORT_H */

@@ -120,47 +120,10 @@ static int route_stats(int argc, char **argv)
 	return BPFWD_EXIT_OK;
 }
 
-/* What the kernel says of a port's target now.  A tc program cannot
- * tell: bpf_redirect() succeeds and the kernel drops the frame after the
- * program returned (and counted it), so a target that is not up turns
- * the port's packets into losses that only bpfwd monitor sees.
- */
-enum target_state {
-	TS_NONE,		/* no target (passed row, flood, cpumap pass) */
-	TS_UP,
-	TS_DOWN,		/* administratively down */
-	TS_NO_CARRIER,		/* up, but no link (a veth's peer is down) */
-	TS_GONE,		/* no device has the ifindex any more */
-	TS_UNKNOWN,		/* netlink did not say */
-};
-
-static const char *const state_names[] = {
-	[TS_NONE] = "-", [TS_UP] = "up", [TS_DOWN] = "down",
-	[TS_NO_CARRIER] = "no-carrier", [TS_GONE] = "gone",
-	[TS_UNKNOWN] = "unknown",
-};
-
-static enum target_state target_state(uint32_t ifindex)
-{
-	struct link_info li;
-	int err;
-
-	if (!ifindex)
-		return TS_NONE;
-	err = netdev_link(ifindex, &li);
-	if (err == -ENODEV)
-		return TS_GONE;
-	if (err)
-		return TS_UNKNOWN;
-	if (!li.up)
-		return TS_DOWN;
-	return li.carrier ? TS_UP : TS_NO_CARRIER;
-}
-
 struct row {
 	uint32_t ifindex;	/* 0: unmatched frames */
 	uint32_t target;	/* 0: none */
-	enum target_state state;
+	enum port_target_state state;
 	struct bpfwd_stats s;
 	struct bpfwd_stats *cpu;
 	struct hook_stats *cpumap;		/* of an XDP cpumap port */
@@ -201,7 +164,7 @@ static void add_row(struct collect_ctx *c, struct table *t, uint32_t ifindex,
 	row->ifindex = ifindex;
 	row->stock = t->stock;
 	row->target = p ? p->target : 0;
-	row->state = target_state(row->target);
+	row->state = port_target_state(row->target);
 	row->cpu = c->percpu ? calloc(nr_cpus(), sizeof(struct bpfwd_stats)) :
 			       NULL;
 	if (stats_read(t, slot, &row->s, row->cpu)) {
@@ -321,8 +284,8 @@ static void print_row_target(const struct row *r)
 		print_null(PRINT_JSON, "to_state", NULL);
 	else
 		print_string(PRINT_JSON, "to_state", NULL,
-			     state_names[r->state]);
-	print_string(PRINT_FP, NULL, " %s", state_names[r->state]);
+			     port_target_state_names[r->state]);
+	print_string(PRINT_FP, NULL, " %s", port_target_state_names[r->state]);
 }
 
 /* percpu: counts of the CPUs that counted, or rates of those whose
@@ -376,7 +339,7 @@ static void print_target_notes(const struct row *rows, int n)
 		printf("%s: target %s %s: frames counted for it are not delivered (bpfwd monitor counts the failures)\n",
 		       ifname_of(rows[i].ifindex, in),
 		       ifname_of(rows[i].target, to),
-		       state_names[rows[i].state]);
+		       port_target_state_names[rows[i].state]);
 	}
 }
 

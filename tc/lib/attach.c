@@ -173,16 +173,27 @@ int tc_filter_detach(uint32_t ifindex, const char *dev, bool egress,
 	return 0;
 }
 
-bool tc_filter_attached(uint32_t ifindex, bool egress, uint32_t prio)
+int tc_filter_prog(uint32_t ifindex, bool egress, uint32_t prio,
+		   uint32_t *id)
 {
 	struct tc_filter_info f[64];
 	int n, i;
 
 	n = nl_filter_list(ifindex, egress, f, ARRAY_SIZE(f));
-	for (i = 0; i < n && i < (int)ARRAY_SIZE(f); i++)
-		if (f[i].prio == prio)
-			return true;
-	return false;
+	for (i = 0; i < n && i < (int)ARRAY_SIZE(f); i++) {
+		if (f[i].prio == prio) {
+			*id = f[i].prog_id;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+bool tc_filter_attached(uint32_t ifindex, bool egress, uint32_t prio)
+{
+	uint32_t id;
+
+	return !tc_filter_prog(ifindex, egress, prio, &id);
 }
 
 int tcx_detach(struct table *t, uint32_t ifindex, const char *dev,
@@ -205,20 +216,33 @@ int tcx_detach(struct table *t, uint32_t ifindex, const char *dev,
 	return 0;
 }
 
-bool tcx_attached(struct table *t, uint32_t ifindex, bool egress)
+int tcx_prog(struct table *t, uint32_t ifindex, bool egress, uint32_t *id)
 {
 	struct bpf_link_info info = { 0 };
 	uint32_t len = sizeof(info);
 	char path[PATH_MAX];
-	bool ok;
-	int fd;
+	int fd, err;
 
 	link_pin_path(t, ifindex, egress, path, sizeof(path));
 	fd = bpf_obj_get(path);
 	if (fd < 0)
-		return false;
-	/* a link whose device went away stays pinned, detached */
-	ok = !bpf_obj_get_info_by_fd(fd, &info, &len) && info.prog_id;
+		return -ENOENT;
+	err = bpf_obj_get_info_by_fd(fd, &info, &len);
 	close(fd);
-	return ok;
+	/* the kernel clears the link's ifindex when its device goes (a
+	 * device of the same name made again has another ifindex); the
+	 * 6.1 uapi has no info.tcx, whose ifindex is where xdp's is
+	 */
+	if (err || !info.prog_id || info.type != BPFWD_LINK_TYPE_TCX ||
+	    info.xdp.ifindex != ifindex)
+		return -ENOENT;
+	*id = info.prog_id;
+	return 0;
+}
+
+bool tcx_attached(struct table *t, uint32_t ifindex, bool egress)
+{
+	uint32_t id;
+
+	return !tcx_prog(t, ifindex, egress, &id);
 }

@@ -17,6 +17,7 @@
 #define BPF_TCX_INGRESS 46
 #define BPF_TCX_EGRESS 47
 #endif
+#define BPFWD_LINK_TYPE_TCX 11	/* BPF_LINK_TYPE_TCX, Linux 6.6 */
 
 struct attach_req {
 	struct table *t;
@@ -41,13 +42,25 @@ int tc_filter_attach(struct attach_req *r);
 int tc_filter_detach(uint32_t ifindex, const char *dev, bool egress,
 		     uint32_t prio, bool own_clsact);
 bool tc_filter_attached(uint32_t ifindex, bool egress, uint32_t prio);
+/* The id of the program of the filter at @prio: 0 and *@id (0 for a u32
+ * + act_bpf filter, whose program the dump does not name), or -ENOENT
+ * when there is no filter.
+ */
+int tc_filter_prog(uint32_t ifindex, bool egress, uint32_t prio,
+		   uint32_t *id);
 
 /* tcx: a bpf_link pinned next to the table (link_pin_path()). */
 int tcx_attach(struct attach_req *r);
 int tcx_detach(struct table *t, uint32_t ifindex, const char *dev,
 	       bool egress);
-/* Whether the link is there and still attached (for show). */
+/* Whether the link is there and still attached to @ifindex (a link
+ * whose device went away stays pinned, detached).
+ */
 bool tcx_attached(struct table *t, uint32_t ifindex, bool egress);
+/* The id of the program of the port's link: 0, or -ENOENT when the
+ * link is not there or not attached to @ifindex.
+ */
+int tcx_prog(struct table *t, uint32_t ifindex, bool egress, uint32_t *id);
 
 bool kernel_has_tcx(void);
 

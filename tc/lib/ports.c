@@ -4,6 +4,7 @@
  * Port tables in pinned maps (see ports.h).
  */
 #include <errno.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <bpf/libbpf.h>
 
 #include "loader.h"
+#include "netdev.h"
 #include "pins.h"
 #include "ports.h"
 #include "util.h"
@@ -158,6 +160,8 @@ void table_gc(struct table *t)
 	snprintf(path, sizeof(path), "%s/%s", t->dir, BPFWD_MAP_PORTS);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/%s", t->dir, BPFWD_MAP_STATS);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/%s", t->dir, BPFWD_MAP_NAMES);
 	unlink(path);
 	if (rmdir(t->dir) && errno != ENOENT)
 		pr_info("%s: %s", t->dir, strerror(errno));
@@ -417,4 +421,137 @@ void link_pin_path(struct table *t, uint32_t ifindex, bool egress,
 {
 	snprintf(buf, len, "%s/link_%u_%s", t->dir, ifindex,
 		 egress ? "egress" : "ingress");
+}
+
+const char *const port_target_state_names[] = {
+	[TS_NONE] = "-", [TS_UP] = "up", [TS_DOWN] = "down",
+	[TS_NO_CARRIER] = "no-carrier", [TS_GONE] = "gone",
+	[TS_UNKNOWN] = "unknown",
+};
+
+enum port_target_state port_target_state(uint32_t ifindex)
+{
+	struct link_info li;
+	int err;
+
+	if (!ifindex)
+		return TS_NONE;
+	err = netdev_link(ifindex, &li);
+	if (err == -ENODEV)
+		return TS_GONE;
+	if (err)
+		return TS_UNKNOWN;
+	if (!li.up)
+		return TS_DOWN;
+	return li.carrier ? TS_UP : TS_NO_CARRIER;
+}
+
+/* The names map of @t, made with @create when missing; an fd or -errno. */
+static int names_open(struct table *t, bool create)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, o);
+	char path[PATH_MAX];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", t->dir, BPFWD_MAP_NAMES);
+	fd = bpf_obj_get(path);
+	if (fd >= 0 || !create)
+		return fd < 0 ? -errno : fd;
+	fd = bpf_map_create(BPF_MAP_TYPE_HASH, BPFWD_MAP_NAMES, sizeof(__u32),
+			    IF_NAMESIZE, BPFWD_MAX_PORTS, &o);
+	if (fd < 0)
+		return -errno;
+	/* a command that pinned it meanwhile: take that one */
+	if (bpf_obj_pin(fd, path)) {
+		close(fd);
+		fd = bpf_obj_get(path);
+		if (fd < 0)
+			return -errno;
+	}
+	return fd;
+}
+
+int port_name_put(struct table *t, uint32_t ifindex, const char *name)
+{
+	char v[IF_NAMESIZE] = { 0 };
+	int fd, err;
+
+	/* stock tc's directory holds what tc pins (and users remove) */
+	if (t->stock)
+		return 0;
+	fd = names_open(t, true);
+	if (fd < 0)
+		return fd;
+	snprintf(v, sizeof(v), "%s", name);
+	err = bpf_map_update_elem(fd, &ifindex, v, 0) ? -errno : 0;
+	close(fd);
+	return err;
+}
+
+int port_name_get(struct table *t, uint32_t ifindex, char *name)
+{
+	int fd = names_open(t, false), err;
+
+	if (fd < 0)
+		return -ENOENT;
+	err = bpf_map_lookup_elem(fd, &ifindex, name) ? -ENOENT : 0;
+	close(fd);
+	if (!err)
+		name[IF_NAMESIZE - 1] = '\0';
+	return err;
+}
+
+void port_name_del(struct table *t, uint32_t ifindex)
+{
+	int fd = names_open(t, false);
+
+	if (fd < 0)
+		return;
+	bpf_map_delete_elem(fd, &ifindex);
+	close(fd);
+}
+
+struct gone_find {
+	const char *name;
+	uint32_t ifindex;
+	struct bpfwd_port p;
+	bool found;
+};
+
+static int gone_match(struct table *t, uint32_t ifindex,
+		      const struct bpfwd_port *p, void *data)
+{
+	struct gone_find *g = data;
+	char name[IF_NAMESIZE];
+
+	if (g->found || !port_owned(t, p) || if_indextoname(ifindex, name) ||
+	    port_name_get(t, ifindex, name) || strcmp(name, g->name))
+		return 0;
+	g->found = true;
+	g->ifindex = ifindex;
+	g->p = *p;
+	return 0;
+}
+
+int port_find_gone(const char *name, uint32_t *ifindex, struct table *t,
+		   struct bpfwd_port *p)
+{
+	struct gone_find g = { .name = name };
+	int s, err;
+
+	for (s = 0; s < 2; s++) {
+		err = table_open_read(t, s);
+		if (err == -ENOENT)
+			continue;
+		if (err)
+			return err;
+		table_each(t, gone_match, &g);
+		if (g.found) {
+			*ifindex = g.ifindex;
+			*p = g.p;
+			return 0;
+		}
+		table_close(t);
+	}
+	return -ENOENT;
 }

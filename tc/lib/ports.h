@@ -92,6 +92,41 @@ int stats_read(struct table *t, uint32_t slot, struct bpfwd_stats *sum,
 int stats_clear(struct table *t, uint32_t slot);
 int nr_cpus(void);
 
+/* What the kernel says of a port's target now.  A tc program cannot
+ * tell: bpf_redirect() succeeds and the kernel drops the frame after the
+ * program returned (and counted it), so a target that is not up turns
+ * the port's packets into losses that only bpfwd monitor sees.
+ */
+enum port_target_state {
+	TS_NONE,		/* no target (passed row, flood, cpumap pass) */
+	TS_UP,
+	TS_DOWN,		/* administratively down */
+	TS_NO_CARRIER,		/* up, but no link (a veth's peer is down) */
+	TS_GONE,		/* no device has the ifindex any more */
+	TS_UNKNOWN,		/* netlink did not say */
+};
+/* "-", "up", "down", "no-carrier", "gone", "unknown" */
+extern const char *const port_target_state_names[];
+enum port_target_state port_target_state(uint32_t ifindex);
+
+/* The names of the ports' devices, in a map beside the table
+ * (bpfwd_names: ifindex -> name), so that a port whose device is gone
+ * can still be named (port show, port del dev NAME).  The entry's ABI
+ * stays as it is; a port without a name there (made by an older bpfwd,
+ * or a command killed in between) is named by its ifindex.  Not in the
+ * stock table's directory, which is tc's (hook none ports have none).
+ */
+#define BPFWD_MAP_NAMES		"bpfwd_names"
+int port_name_put(struct table *t, uint32_t ifindex, const char *name);
+/* 0 and @name (IF_NAMESIZE bytes), or -ENOENT */
+int port_name_get(struct table *t, uint32_t ifindex, char *name);
+void port_name_del(struct table *t, uint32_t ifindex);
+/* The port this namespace owns whose device was named @name and is
+ * gone: 0 with @t open, *@ifindex and @p, or -ENOENT (no message).
+ */
+int port_find_gone(const char *name, uint32_t *ifindex, struct table *t,
+		   struct bpfwd_port *p);
+
 /* Path of the tcx link pin of a port. */
 void link_pin_path(struct table *t, uint32_t ifindex, bool egress,
 		   char *buf, size_t len);

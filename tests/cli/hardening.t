@@ -51,7 +51,7 @@ add() { bpfwd_ns "$dut" port add dev d0 to d1 "$@"; }
 ## pin directories
 # learn the namespace's directory, then let the port go (gc removes it)
 check "port add (to learn the pin directory)" add hook tc
-NSDIR=$(bpfwd_ns "$dut" -j port show | jq -r '.[0].table')
+NSDIR=$(bpfwd_ns "$dut" -j port show | jq -r '.[0].pin_dir')
 is "$(stat -c '%u %a' "$NSDIR" "$BPFFS/bpfwd" | sort -u)" "0 700" \
 	"bpfwd/ and bpfwd/<cookie>/ are root's, 0700"
 check "port del" bpfwd_ns "$dut" port del dev d0
@@ -124,7 +124,7 @@ like "$(<"$ERR")" "^bpfwd: BPFWD_BPFFS=$PUB/link ignored: $PUB/link is owned by 
 	"BPFWD_BPFFS through a user's symlink: a warning says it is ignored and why"
 check "BPFWD_BPFFS through a user's symlink: no bpffs mounted on its target" \
 	test "$(stat -f -c %T "$TMPDIR_T/target")" != bpf_fs
-like "$(bpfwd_ns "$dut" -j port show | jq -r '.[0].table')" "^$BPFFS/bpfwd/" \
+like "$(bpfwd_ns "$dut" -j port show | jq -r '.[0].pin_dir')" "^$BPFFS/bpfwd/" \
 	"BPFWD_BPFFS through a user's symlink: the port is in the default bpffs"
 check "port del" bpfwd_ns "$dut" port del dev d0
 
@@ -145,7 +145,7 @@ BPFWD_BPFFS=$TMPDIR_T/target bpfwd_ns "$dut" port add dev d0 to d1 hook tc 2>"$E
 is "$?.$(<"$ERR")" "0." "BPFWD_BPFFS on root's own bpffs: used, no warning"
 like "$(bpfwd_ns "$dut" -j port show 2>/dev/null | jq -r length)" "^0$" \
 	"... and the port is not in the default bpffs"
-like "$(BPFWD_BPFFS=$TMPDIR_T/target bpfwd_ns "$dut" -j port show | jq -r '.[0].table')" \
+like "$(BPFWD_BPFFS=$TMPDIR_T/target bpfwd_ns "$dut" -j port show | jq -r '.[0].pin_dir')" \
 	"^$TMPDIR_T/target/bpfwd/" "... but in BPFWD_BPFFS"
 check "port del (BPFWD_BPFFS)" env BPFWD_BPFFS="$TMPDIR_T/target" "$BPFWD" -n "$dut" port del dev d0
 

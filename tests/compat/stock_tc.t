@@ -94,7 +94,7 @@ for sec in redirect_xmit redirect_recv clone_redirect_xmit \
 
 	check "$sec: bpfwd port add ${ARGS[*]} hook none" \
 		bpfwd_ns "$dut" port add dev d0 to d1 "${ARGS[@]}" hook none
-	is "$(bpfwd_ns "$dut" -j port show dev d0 | jq -r '.[0].table')" "$STOCK" \
+	is "$(bpfwd_ns "$dut" -j port show dev d0 | jq -r '.[0].pin_dir')" "$STOCK" \
 		"$sec: the entry is in tc's table"
 	tx0=$(tx_packets "$dut" d1)
 	n0=$(udp_noports "$NOT")

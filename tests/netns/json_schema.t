@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Copyright (c) 2026 The bpfwd authors
 #
-# The JSON of stats (once, percpu, interval), probe and monitor is what
-# the man pages' JSON OUTPUT sections say: every documented key is in
+# The JSON of stats (once, percpu, interval), port show, apply, probe
+# and monitor is what the man pages' JSON OUTPUT sections say: every
+# documented key is in
 # every object it is documented for, with a documented type; every key
 # the commands print is documented; counts and rates never share a key
 # (a rate is NAME_per_sec, a count NAME), and every device name has its
@@ -175,6 +176,22 @@ is "$(jq -c --argjson c "$COUNTS" '[.rates[] | (., .cpus[]?) | keys[] | select(I
 	"[]" "stats interval: no rate under a count's key"
 ge "$(jq '.rates[] | select(.dev == "d0") | .packets_per_sec | floor' <<<"$doc")" 1 \
 	"stats interval: d0's packets_per_sec moved"
+
+# port show: the tc ports, and one whose devices are gone
+veth "$dut" a0 "$dut" a1
+bpfwd_ns "$dut" port add dev a0 to a1 hook tc || die "port add a0"
+ip -n "$dut" link del a0
+doc=$(bpfwd_ns "$dut" -j port show)
+check_schema "$doc" "$MAN" "bpfwd -j port show"
+is "$(jq -c '[.[] | select(.dev == null) | [.name, .to, .to_state, .attached]]' <<<"$doc")" \
+	'[["a0",null,"gone",false]]' "port show: the gone port: dev null, its name, to null, gone, detached"
+bpfwd_ns "$dut" port del dev a0 || not_ok "port del of the gone a0"
+
+# apply: d0 as it is, d1 by the file
+printf 'port add dev d0 to d1 hook tc\nport add dev d1 to d0 hook tc mode clone\n' >"$TMPDIR_T/apply.conf"
+doc=$(bpfwd_ns "$dut" -j apply "$TMPDIR_T/apply.conf" prune)
+check_schema "$doc" "$TOP/man/bpfwd-apply.8.rst" "bpfwd -j apply"
+is "$(jq -c 'map(.action)' <<<"$doc")" '["unchanged","replaced"]' "apply: what it did"
 
 # probe
 doc=$(bpfwd_ns "$dut" -j probe)

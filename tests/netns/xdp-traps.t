@@ -150,7 +150,7 @@ bpfwd_ns "$dut" port del dev d0
 
 # an XDP map pinned by an older layout: named, with the way out
 bpfwd_ns "$dut" port add dev d1 to d0 hook tc
-dir=$(bpfwd_ns "$dut" -j port show | jq -r '.[0].table')
+dir=$(bpfwd_ns "$dut" -j port show | jq -r '.[0].pin_dir')
 bpftool map create "$dir/bpfwd_cpus" type array key 4 value 8 entries 4 name bpfwd_cpus
 out=$(bpfwd_ns "$dut" port add dev d0 hook xdp cpus 0 to d1 2>&1)
 is "$?" 1 "old bpfwd_cpus layout: exit 1"
