@@ -58,7 +58,7 @@ struct {
 } bpfwd_br_fdb SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, BPFWD_BR_MAX_BRIDGES + 1);
 	__type(key, __u32);
 	__type(value, struct bpfwd_br_stats);
@@ -83,10 +83,9 @@ static __always_inline bool link_local(const __u8 *d)
 	       !d[4] && !(d[5] & 0xf0);
 }
 
-static __always_inline void count(__u32 bridge, __u32 reason, __u32 len)
+static __always_inline void count(__u32 slot, __u32 reason, __u32 len)
 {
-	struct bpfwd_br_stats *s = bpf_map_lookup_elem(&bpfwd_br_stats,
-						       &bridge);
+	struct bpfwd_br_stats *s = bpf_map_lookup_elem(&bpfwd_br_stats, &slot);
 
 	if (!s)
 		return;
@@ -231,7 +230,7 @@ static __always_inline __u32 br_rule(void *data, void *data_end, __u32 in,
 	const struct bpfwd_br_port *ip;
 	struct ethhdr *eth = data;
 	struct bpfwd_br *br;
-	__u32 reason, src;
+	__u32 reason, src, slot = 0;
 	__u64 now;
 
 	ip = bpf_map_lookup_elem(&bpfwd_br_ports, &in);
@@ -241,6 +240,7 @@ static __always_inline __u32 br_rule(void *data, void *data_end, __u32 in,
 		reason = BPFWD_BRC_NOT_PORT;
 		goto out;
 	}
+	slot = ip->slot;
 	now = bpf_ktime_get_ns();
 	if (!(br->flags & BPFWD_BR_F_SYNC) ||
 	    !(ip->flags & BPFWD_BRP_SYNCED) ||
@@ -287,7 +287,7 @@ static __always_inline __u32 br_rule(void *data, void *data_end, __u32 in,
 	if (!reason && (br->flags & (BPFWD_BR_F_NF_IP4 | BPFWD_BR_F_NF_IP6)))
 		reason = check_nf(br, eth, data_end, len, trim);
 out:
-	count(k.bridge, reason, len);
+	count(slot, reason, len);
 	return reason;
 }
 

@@ -56,7 +56,11 @@ int brport_put(struct brmaps *m, uint32_t ifindex,
 /* Ports of @bridge (all bridges for 0): returns how many, fills @max. */
 int brport_list(struct brmaps *m, uint32_t bridge, uint32_t *ifindex,
 		struct bpfwd_br_port *p, int max);
-/* Counters of @bridge summed over CPUs. */
+/* A free bpfwd_br_stats slot for a new bridge (1..), or -ENOSPC. */
+int br_slot_alloc(struct brmaps *m);
+/* Counters of @bridge (0: frames on no bridge's port) summed over CPUs;
+ * they are found by its entry's slot, so reset before the entry goes.
+ */
 int brstats_read(struct brmaps *m, uint32_t bridge,
 		 struct bpfwd_br_stats *s);
 int brstats_reset(struct brmaps *m, uint32_t bridge);
