@@ -235,6 +235,7 @@ _Static_assert(__BPFWD_RT_MAX <= BPFWD_RT_REASONS, "route reasons");
 #define BPFWD_MAP_BR_PORTS	"bpfwd_br_ports"  /* port ifindex -> bpfwd_br_port */
 #define BPFWD_MAP_BR_FDB	"bpfwd_br_fdb"	  /* fdb_key -> bpfwd_br_fdb */
 #define BPFWD_MAP_BR_STATS	"bpfwd_br_stats"  /* bridge slot -> stats */
+#define BPFWD_MAP_BR_SLOTS	"bpfwd_br_slots"  /* bridge slot -> bpfwd_br */
 
 #define BPFWD_BR_MAX_BRIDGES	64
 #define BPFWD_BR_MAX_FDB	131072
@@ -254,7 +255,10 @@ _Static_assert(__BPFWD_RT_MAX <= BPFWD_RT_REASONS, "route reasons");
 #define BPFWD_BR_F_NF_IP4	(1U << 4)
 #define BPFWD_BR_F_NF_IP6	(1U << 5)
 
-/* Value of bpfwd_br (key: the bridge's ifindex, __u32). */
+/* Value of bpfwd_br (key: the bridge's ifindex, __u32), and of
+ * bpfwd_br_slots (an ARRAY, key: its slot; all zero for a free slot),
+ * the copy the programs read.
+ */
 struct bpfwd_br {
 	__u64 heartbeat;	/* CLOCK_MONOTONIC ns of the daemon's last beat */
 	__u64 mac;		/* the bridge's address, as fdb_key.mac */

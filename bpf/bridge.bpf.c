@@ -41,6 +41,15 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } bpfwd_br SEC(".maps");
 
+/* the same entries by slot: what the programs read */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, BPFWD_BR_MAX_BRIDGES + 1);
+	__type(key, __u32);
+	__type(value, struct bpfwd_br);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} bpfwd_br_slots SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, BPFWD_MAX_PORTS);
@@ -235,8 +244,8 @@ static __always_inline __u32 br_rule(void *data, void *data_end, __u32 in,
 
 	ip = bpf_map_lookup_elem(&bpfwd_br_ports, &in);
 	k.bridge = ip ? ip->bridge : 0;
-	br = ip ? bpf_map_lookup_elem(&bpfwd_br, &k.bridge) : NULL;
-	if (!br) {
+	br = ip ? bpf_map_lookup_elem(&bpfwd_br_slots, &ip->slot) : NULL;
+	if (!br || !br->slot || br->slot != ip->slot) {
 		reason = BPFWD_BRC_NOT_PORT;
 		goto out;
 	}

@@ -26,6 +26,7 @@ struct brmaps {
 	int ports_fd;		/* bpfwd_br_ports */
 	int fdb_fd;		/* bpfwd_br_fdb */
 	int stats_fd;		/* bpfwd_br_stats */
+	int slots_fd;		/* bpfwd_br_slots */
 	int lock_fd;		/* the directory, flock()ed */
 	char dir[PATH_MAX];
 };
