@@ -234,7 +234,8 @@ _Static_assert(__BPFWD_RT_MAX <= BPFWD_RT_REASONS, "route reasons");
 #define BPFWD_MAP_BR		"bpfwd_br"	  /* bridge ifindex -> bpfwd_br */
 #define BPFWD_MAP_BR_PORTS	"bpfwd_br_ports"  /* port ifindex -> bpfwd_br_port */
 #define BPFWD_MAP_BR_FDB	"bpfwd_br_fdb"	  /* fdb_key -> bpfwd_br_fdb */
-#define BPFWD_MAP_BR_STATS	"bpfwd_br_stats"  /* bridge ifindex -> stats */
+#define BPFWD_MAP_BR_STATS	"bpfwd_br_stats"  /* bridge slot -> stats */
+#define BPFWD_MAP_BR_SLOTS	"bpfwd_br_slots"  /* bridge slot -> bpfwd_br */
 
 #define BPFWD_BR_MAX_BRIDGES	64
 #define BPFWD_BR_MAX_FDB	131072
@@ -254,14 +255,17 @@ _Static_assert(__BPFWD_RT_MAX <= BPFWD_RT_REASONS, "route reasons");
 #define BPFWD_BR_F_NF_IP4	(1U << 4)
 #define BPFWD_BR_F_NF_IP6	(1U << 5)
 
-/* Value of bpfwd_br (key: the bridge's ifindex, __u32). */
+/* Value of bpfwd_br (key: the bridge's ifindex, __u32), and of
+ * bpfwd_br_slots (an ARRAY, key: its slot; all zero for a free slot),
+ * the copy the programs read.
+ */
 struct bpfwd_br {
 	__u64 heartbeat;	/* CLOCK_MONOTONIC ns of the daemon's last beat */
 	__u64 mac;		/* the bridge's address, as fdb_key.mac */
 	__u32 flags;		/* BPFWD_BR_F_* */
 	__u32 hook;		/* enum bpfwd_hook of its ports */
 	__u32 daemon;		/* pid of the daemon that keeps it, 0: none */
-	__u32 __pad;
+	__u32 slot;		/* its index in bpfwd_br_stats, 1.. */
 };
 
 /* bpfwd_br_port.flags: the bridge's port flags (IFLA_BRPORT_*) that the
@@ -294,7 +298,8 @@ struct bpfwd_br_port {
 	__u32 flags;		/* BPFWD_BRP_* */
 	__u32 mtu;
 	__u32 hook;		/* enum bpfwd_hook bpfwd attached with */
-	__u32 __pad[3];
+	__u32 slot;		/* its bridge's bpfwd_br.slot */
+	__u32 __pad[2];
 };
 
 /* Key of bpfwd_br_fdb.  @mac holds the address in its first six bytes
@@ -329,9 +334,10 @@ struct bpfwd_br_fdb {
 				 */
 };
 
-/* Indexes of bpfwd_br_stats.c[] (PERCPU_HASH keyed by bridge ifindex;
- * key 0 counts frames on ports no configured bridge owns).  Each frame
- * counts once: forwarded, or passed to the bridge with one reason.
+/* Indexes of bpfwd_br_stats.c[] (PERCPU_ARRAY indexed by the bridge's
+ * slot, bpfwd_br.slot; slot 0 counts frames on ports no configured bridge
+ * owns).  Each frame counts once: forwarded, or passed to the bridge
+ * with one reason.
  */
 enum bpfwd_br_counter {
 	BPFWD_BRC_FORWARDED	= 0,	/* redirected port to port */

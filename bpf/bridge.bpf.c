@@ -41,6 +41,15 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } bpfwd_br SEC(".maps");
 
+/* the same entries by slot: what the programs read */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, BPFWD_BR_MAX_BRIDGES + 1);
+	__type(key, __u32);
+	__type(value, struct bpfwd_br);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} bpfwd_br_slots SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, BPFWD_MAX_PORTS);
@@ -58,7 +67,7 @@ struct {
 } bpfwd_br_fdb SEC(".maps");
 
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, BPFWD_BR_MAX_BRIDGES + 1);
 	__type(key, __u32);
 	__type(value, struct bpfwd_br_stats);
@@ -83,10 +92,9 @@ static __always_inline bool link_local(const __u8 *d)
 	       !d[4] && !(d[5] & 0xf0);
 }
 
-static __always_inline void count(__u32 bridge, __u32 reason, __u32 len)
+static __always_inline void count(__u32 slot, __u32 reason, __u32 len)
 {
-	struct bpfwd_br_stats *s = bpf_map_lookup_elem(&bpfwd_br_stats,
-						       &bridge);
+	struct bpfwd_br_stats *s = bpf_map_lookup_elem(&bpfwd_br_stats, &slot);
 
 	if (!s)
 		return;
@@ -231,16 +239,17 @@ static __always_inline __u32 br_rule(void *data, void *data_end, __u32 in,
 	const struct bpfwd_br_port *ip;
 	struct ethhdr *eth = data;
 	struct bpfwd_br *br;
-	__u32 reason, src;
+	__u32 reason, src, slot = 0;
 	__u64 now;
 
 	ip = bpf_map_lookup_elem(&bpfwd_br_ports, &in);
 	k.bridge = ip ? ip->bridge : 0;
-	br = ip ? bpf_map_lookup_elem(&bpfwd_br, &k.bridge) : NULL;
-	if (!br) {
+	br = ip ? bpf_map_lookup_elem(&bpfwd_br_slots, &ip->slot) : NULL;
+	if (!br || !br->slot || br->slot != ip->slot) {
 		reason = BPFWD_BRC_NOT_PORT;
 		goto out;
 	}
+	slot = ip->slot;
 	now = bpf_ktime_get_ns();
 	if (!(br->flags & BPFWD_BR_F_SYNC) ||
 	    !(ip->flags & BPFWD_BRP_SYNCED) ||
@@ -287,7 +296,7 @@ static __always_inline __u32 br_rule(void *data, void *data_end, __u32 in,
 	if (!reason && (br->flags & (BPFWD_BR_F_NF_IP4 | BPFWD_BR_F_NF_IP6)))
 		reason = check_nf(br, eth, data_end, len, trim);
 out:
-	count(k.bridge, reason, len);
+	count(slot, reason, len);
 	return reason;
 }
 

@@ -177,8 +177,8 @@ static void add_undo(struct brmaps *m, uint32_t bridge, uint32_t *done,
 	for (i = 0; i < ndone; i++)
 		bridge_detach(m, done[i]);
 	if (made) {
+		brstats_reset(m, bridge);
 		br_put(m, bridge, NULL);
-		bpf_map_delete_elem(m->stats_fd, &bridge);
 	}
 }
 
@@ -260,6 +260,13 @@ static int add_locked(struct brmaps *m, const char *br,
 		b.flags = (c->xdp_mode ? BPFWD_BR_F_XDP_GENERIC : 0) |
 			  (c->force ? BPFWD_BR_F_FORCE : 0);
 		b.mac = mac_key(nb->mac);
+		err = br_slot_alloc(m);
+		if (err < 0) {
+			p_err("%s: no free bridge slot: bpfwd keeps at most %d bridges",
+			      br, BPFWD_BR_MAX_BRIDGES);
+			return err;
+		}
+		b.slot = err;
 		err = br_put(m, pl->bridge, &b);
 		if (!err)
 			err = brstats_reset(m, pl->bridge);
@@ -360,13 +367,13 @@ static int do_del(int argc, char **argv)
 	}
 	brmaps_lock(&m);
 	/* the entry first: the daemon stops attaching to its ports */
+	brstats_reset(&m, bridge);
 	br_put(&m, bridge, NULL);
 	n = brport_list(&m, bridge, idx, NULL, MAX_PORTS);
 	for (i = 0; i < n && i < MAX_PORTS; i++)
 		if (bridge_detach(&m, idx[i]))
 			err = -EIO;
 	brfdb_flush(&m, bridge, 0);
-	bpf_map_delete_elem(m.stats_fd, &bridge);
 	brmaps_unlock(&m);
 	brmaps_gc(&m);
 	brmaps_close(&m);

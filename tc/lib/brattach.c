@@ -180,7 +180,8 @@ static int attach_one(struct brmaps *m, const struct bpfwd_br *b,
 int bridge_attach(struct brmaps *m, uint32_t bridge,
 		  const struct bpfwd_br *b, uint32_t ifindex)
 {
-	struct bpfwd_br_port p = { .bridge = bridge, .hook = b->hook };
+	struct bpfwd_br_port p = { .bridge = bridge, .hook = b->hook,
+				   .slot = b->slot };
 	bool own = false;
 	char dev[IF_NAMESIZE];
 	int err;

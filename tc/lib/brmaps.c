@@ -42,9 +42,11 @@ static const struct map_layout br_maps[] = {
 	{ BPFWD_MAP_BR_FDB, BPF_MAP_TYPE_HASH, sizeof(struct bpfwd_br_fdb_key),
 	  sizeof(struct bpfwd_br_fdb), BPFWD_BR_MAX_FDB,
 	  offsetof(struct brmaps, fdb_fd) },
-	{ BPFWD_MAP_BR_STATS, BPF_MAP_TYPE_PERCPU_HASH, 4,
+	{ BPFWD_MAP_BR_STATS, BPF_MAP_TYPE_PERCPU_ARRAY, 4,
 	  sizeof(struct bpfwd_br_stats), BPFWD_BR_MAX_BRIDGES + 1,
 	  offsetof(struct brmaps, stats_fd) },
+	{ BPFWD_MAP_BR_SLOTS, BPF_MAP_TYPE_ARRAY, 4, sizeof(struct bpfwd_br),
+	  BPFWD_BR_MAX_BRIDGES + 1, offsetof(struct brmaps, slots_fd) },
 };
 
 static int *fd_of(struct brmaps *m, const struct map_layout *l)
@@ -242,11 +244,25 @@ int br_get(struct brmaps *m, uint32_t bridge, struct bpfwd_br *b)
 	return bpf_map_lookup_elem(m->br_fd, &bridge, b) ? -errno : 0;
 }
 
+/* The entry, and its copy by slot that the programs read: the copy goes
+ * first, comes last.
+ */
 int br_put(struct brmaps *m, uint32_t bridge, const struct bpfwd_br *b)
 {
-	if (!b)
+	struct bpfwd_br old, none = { 0 };
+
+	if (!b) {
+		if (!br_get(m, bridge, &old) && old.slot &&
+		    old.slot <= BPFWD_BR_MAX_BRIDGES)
+			bpf_map_update_elem(m->slots_fd, &old.slot, &none, 0);
 		return bpf_map_delete_elem(m->br_fd, &bridge) ? -errno : 0;
-	return bpf_map_update_elem(m->br_fd, &bridge, b, 0) ? -errno : 0;
+	}
+	if (bpf_map_update_elem(m->br_fd, &bridge, b, 0))
+		return -errno;
+	if (b->slot && b->slot <= BPFWD_BR_MAX_BRIDGES &&
+	    bpf_map_update_elem(m->slots_fd, &b->slot, b, 0))
+		return -errno;
+	return 0;
 }
 
 int br_list(struct brmaps *m, uint32_t *bridges, int max)
@@ -306,19 +322,66 @@ int brport_list(struct brmaps *m, uint32_t bridge, uint32_t *ifindex,
 	return n;
 }
 
+/* Not a slot a bridge has, nor one the ports of a bridge that is gone
+ * still count in (the daemon detaches those later).
+ */
+int br_slot_alloc(struct brmaps *m)
+{
+	static struct bpfwd_br_port p[BPFWD_MAX_PORTS];
+	static uint32_t idx[BPFWD_MAX_PORTS];
+	bool used[BPFWD_BR_MAX_BRIDGES + 1] = { false };
+	uint32_t br[BPFWD_BR_MAX_BRIDGES];
+	int n = br_list(m, br, BPFWD_BR_MAX_BRIDGES), i;
+	struct bpfwd_br b;
+
+	for (i = 0; i < n && i < BPFWD_BR_MAX_BRIDGES; i++)
+		if (!br_get(m, br[i], &b) && b.slot <= BPFWD_BR_MAX_BRIDGES)
+			used[b.slot] = true;
+	n = brport_list(m, 0, idx, p, BPFWD_MAX_PORTS);
+	for (i = 0; i < n && i < BPFWD_MAX_PORTS; i++)
+		if (p[i].slot <= BPFWD_BR_MAX_BRIDGES)
+			used[p[i].slot] = true;
+	for (i = 1; i <= BPFWD_BR_MAX_BRIDGES; i++)
+		if (!used[i])
+			return i;
+	return -ENOSPC;
+}
+
+/* The bpfwd_br_stats index of @bridge: its slot, 0 for none. */
+static int stats_slot(struct brmaps *m, uint32_t bridge, uint32_t *slot)
+{
+	struct bpfwd_br b;
+	int err;
+
+	*slot = 0;
+	if (!bridge)
+		return 0;
+	err = br_get(m, bridge, &b);
+	if (err)
+		return err;
+	if (!b.slot || b.slot > BPFWD_BR_MAX_BRIDGES)
+		return -ENOENT;
+	*slot = b.slot;
+	return 0;
+}
+
 int brstats_read(struct brmaps *m, uint32_t bridge,
 		 struct bpfwd_br_stats *s)
 {
 	int cpus = nr_cpus(), i, j;
 	struct bpfwd_br_stats *pc;
+	uint32_t slot;
 
 	memset(s, 0, sizeof(*s));
 	if (cpus <= 0)
 		return -EINVAL;
+	i = stats_slot(m, bridge, &slot);
+	if (i)
+		return i;
 	pc = calloc(cpus, sizeof(*pc));
 	if (!pc)
 		return -ENOMEM;
-	if (bpf_map_lookup_elem(m->stats_fd, &bridge, pc)) {
+	if (bpf_map_lookup_elem(m->stats_fd, &slot, pc)) {
 		int err = -errno;
 
 		free(pc);
@@ -335,13 +398,17 @@ int brstats_reset(struct brmaps *m, uint32_t bridge)
 {
 	int cpus = nr_cpus(), err;
 	struct bpfwd_br_stats *pc;
+	uint32_t slot;
 
 	if (cpus <= 0)
 		return -EINVAL;
+	err = stats_slot(m, bridge, &slot);
+	if (err)
+		return err;
 	pc = calloc(cpus, sizeof(*pc));
 	if (!pc)
 		return -ENOMEM;
-	err = bpf_map_update_elem(m->stats_fd, &bridge, pc, 0) ? -errno : 0;
+	err = bpf_map_update_elem(m->stats_fd, &slot, pc, 0) ? -errno : 0;
 	free(pc);
 	return err;
 }

@@ -26,6 +26,7 @@ struct brmaps {
 	int ports_fd;		/* bpfwd_br_ports */
 	int fdb_fd;		/* bpfwd_br_fdb */
 	int stats_fd;		/* bpfwd_br_stats */
+	int slots_fd;		/* bpfwd_br_slots */
 	int lock_fd;		/* the directory, flock()ed */
 	char dir[PATH_MAX];
 };
@@ -56,7 +57,11 @@ int brport_put(struct brmaps *m, uint32_t ifindex,
 /* Ports of @bridge (all bridges for 0): returns how many, fills @max. */
 int brport_list(struct brmaps *m, uint32_t bridge, uint32_t *ifindex,
 		struct bpfwd_br_port *p, int max);
-/* Counters of @bridge summed over CPUs. */
+/* A free bpfwd_br_stats slot for a new bridge (1..), or -ENOSPC. */
+int br_slot_alloc(struct brmaps *m);
+/* Counters of @bridge (0: frames on no bridge's port) summed over CPUs;
+ * they are found by its entry's slot, so reset before the entry goes.
+ */
 int brstats_read(struct brmaps *m, uint32_t bridge,
 		 struct bpfwd_br_stats *s);
 int brstats_reset(struct brmaps *m, uint32_t bridge);

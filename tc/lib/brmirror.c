@@ -210,9 +210,9 @@ static void bridges_update(struct mirror *d)
 			logmsg("bridge if%u is gone: its configuration goes too",
 			       br[i]);
 			brfdb_flush(&d->m, br[i], 0);
+			brstats_reset(&d->m, br[i]);
 			br_put(&d->m, br[i], NULL);
 			d->links_dirty = true;	/* its ports: detached */
-			bpf_map_delete_elem(d->m.stats_fd, &br[i]);
 			continue;
 		}
 		if (nb.vlan_filtering && !(b.flags & BPFWD_BR_F_VLAN_FILTERING))
