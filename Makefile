@@ -210,7 +210,7 @@ install: all man
 	install -m 0644 bpf/bpfwd.h $(DESTDIR)$(INCLUDE_DIR)/bpfwd.h
 	install -m 0644 completion/bpfwd.bash $(DESTDIR)$(COMPLETION_DIR)/bpfwd
 	install -d $(DESTDIR)$(SYSTEMD_DIR)
-	sed 's|@SBINDIR@|$(PREFIX)/sbin|' contrib/bpfwd-daemon.service > \
+	sed 's|@SBINDIR@|$(PREFIX)/sbin|' systemd/bpfwd-daemon.service > \
 		$(DESTDIR)$(SYSTEMD_DIR)/bpfwd-daemon.service
 	chmod 0644 $(DESTDIR)$(SYSTEMD_DIR)/bpfwd-daemon.service
 	install -m 0644 etc/bpfwd.conf.example -D $(DESTDIR)/etc/bpfwd/bpfwd.conf.example
