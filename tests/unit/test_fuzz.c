@@ -34,7 +34,7 @@
  *    without ftrace and kprobes), so tc redirects are judged by verdict
  *    and counters only.
  *
- *   test_fuzz PIN_DIR IN_DEV OUT_DEV        (tests/unit/fuzz.t)
+ *   test_fuzz PIN_DIR IN_DEV OUT_DEV        (tests/unit/test_fuzz.t)
  *
  * FUZZ_FRAMES frames per section (default 3000; make fuzz: 100000),
  * FUZZ_SEED the seed (default: from the clock; printed, so a failure can
@@ -1219,12 +1219,12 @@ static int env_init(struct env *e, int argc, char **argv)
 	ssize_t n;
 	int err;
 
-	err = unit_args(argc, argv, " (run by tests/unit/fuzz.t)", &e->pin_dir,
+	err = unit_args(argc, argv, " (run by tests/unit/test_fuzz.t)", &e->pin_dir,
 			&e->in, &e->out);
 	if (err)
 		return err;
 	if (!unit_own_netns(e->in, e->out)) {
-		fprintf(stderr, "%s: clones are really sent: run it in a namespace with only lo, %s and %s (tests/unit/fuzz.t)\n",
+		fprintf(stderr, "%s: clones are really sent: run it in a namespace with only lo, %s and %s (tests/unit/test_fuzz.t)\n",
 			argv[0], argv[2], argv[3]);
 		return 2;
 	}

@@ -6,7 +6,7 @@
  * case checks the return code, where the values went and the one line
  * of the error message; then the usage lines made from the table.
  *
- *   test_params         (tests/unit/params.t runs it)
+ *   test_params         (tests/unit/test_params.t runs it)
  *
  * Output is TAP.
  */

@@ -19,7 +19,7 @@
  * kernel build the test skb on that device, so skb->ifindex is the
  * table key.  bpf_clone_redirect() really transmits its clone, so this
  * binary refuses to run in a namespace holding more than lo and the two
- * devices: tests/unit/redirect.t makes one with a veth pair and runs
+ * devices: tests/unit/test_redirect.t makes one with a veth pair and runs
  *
  *   test_redirect PIN_DIR IN_DEV OUT_DEV
  *
@@ -678,26 +678,6 @@ static int test_abi(struct env *e)
 	return 0;
 }
 
-/* bpf_clone_redirect() transmits for real, so run only in a namespace
- * made for the test: one whose devices are lo, IN and OUT alone (init's
- * /proc/1/ns/net is not always readable, in containers for one).
- */
-static bool test_netns(__u32 in, __u32 out)
-{
-	struct if_nameindex *ifs, *i;
-	bool ours = true;
-
-	ifs = if_nameindex();
-	if (!ifs)
-		return false;
-	for (i = ifs; i->if_index; i++)
-		if (i->if_index != in && i->if_index != out &&
-		    strcmp(i->if_name, "lo"))
-			ours = false;
-	if_freenameindex(ifs);
-	return ours;
-}
-
 static int pkt_open(__u32 ifindex)
 {
 	struct sockaddr_ll sll = {
@@ -725,12 +705,12 @@ int main(int argc, char **argv)
 	size_t i;
 	int err;
 
-	err = unit_args(argc, argv, " (run by tests/unit/redirect.t)",
+	err = unit_args(argc, argv, " (run by tests/unit/test_redirect.t)",
 			&e.pin_dir, &e.in, &e.out);
 	if (err)
 		return err;
-	if (!test_netns(e.in, e.out)) {
-		fprintf(stderr, "%s: clones are really sent: run it in a namespace with only lo, %s and %s (tests/unit/redirect.t)\n",
+	if (!unit_own_netns(e.in, e.out)) {
+		fprintf(stderr, "%s: clones are really sent: run it in a namespace with only lo, %s and %s (tests/unit/test_redirect.t)\n",
 			argv[0], argv[2], argv[3]);
 		return 2;
 	}

@@ -15,7 +15,7 @@
  * (BPF_F_TEST_XDP_LIVE_FRAMES) really leaves through fixed_target, to
  * arrive at its veth peer, while the entry names another device.
  *
- *   test_xdp PIN_DIR IN_DEV OUT_DEV     (tests/unit/xdp.t makes both)
+ *   test_xdp PIN_DIR IN_DEV OUT_DEV     (tests/unit/test_xdp.t makes both)
  *   test_xdp foreign DEV                attach a trivial XDP program
  *                                       that is not bpfwd's (for the
  *                                       netns trap tests)
