@@ -214,6 +214,23 @@ wait_for() {
 	return 1
 }
 
+# mark, then unchanged DESC: for a test that defines snapshot() (what a
+# command may change, as text): mark takes it before the command,
+# unchanged checks that the command changed none of it, with the diff.
+BEFORE=
+mark() { BEFORE=$(snapshot); }
+unchanged() {
+	local now
+
+	now=$(snapshot)
+	if [ "$now" = "$BEFORE" ]; then
+		ok "$1: nothing changed"
+	else
+		not_ok "$1: nothing changed"
+		diff <(echo "$BEFORE") <(echo "$now") | sed 's/^/# /'
+	fi
+}
+
 # state NS DEV...: what a bpfwd command can change, as text, to compare
 # before and after one that must change nothing: NS's devices with their
 # XDP programs, its qdiscs, each DEV's filters, NS's `port show`, and

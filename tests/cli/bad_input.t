@@ -47,20 +47,6 @@ snapshot() {
 	done
 } 2>&1
 
-BEFORE=
-mark() { BEFORE=$(snapshot); }
-
-unchanged() {
-	local now
-	now=$(snapshot)
-	if [ "$now" = "$BEFORE" ]; then
-		ok "$1: nothing changed"
-	else
-		not_ok "$1: nothing changed"
-		diff <(echo "$BEFORE") <(echo "$now") | sed 's/^/# /'
-	fi
-}
-
 # bad DESC RC MSG CMD...: CMD exits RC with exactly MSG on stderr and
 # nothing on stdout, and changes nothing
 bad() {

@@ -37,20 +37,6 @@ snapshot() {
 	command -v nft >/dev/null && in_ns "$r" nft list ruleset
 } 2>&1
 
-BEFORE=
-mark() { BEFORE=$(snapshot); }
-unchanged() {
-	local now
-
-	now=$(snapshot)
-	if [ "$now" = "$BEFORE" ]; then
-		ok "$1: nothing changed"
-	else
-		not_ok "$1: nothing changed"
-		diff <(echo "$BEFORE") <(echo "$now") | sed 's/^/# /'
-	fi
-}
-
 # bad RC REGEX DESC ARGS...: bpfwd -n r ARGS exits RC with one line on
 # stderr matching REGEX, and changes nothing
 bad() {
