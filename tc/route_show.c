@@ -15,20 +15,8 @@
 #include "route.h"
 #include "route_attach.h"
 #include "route_maps.h"
+#include "hook.h"
 #include "route_show.h"
-
-static const char *hook_word(uint32_t hook)
-{
-	switch (hook) {
-	case BPFWD_HOOK_TC:
-		return "tc";
-	case BPFWD_HOOK_TCX:
-		return "tcx";
-	case BPFWD_HOOK_XDP:
-		return "xdp";
-	}
-	return "?";
-}
 
 static void print_counters(const struct bpfwd_route_stats *s)
 {
@@ -75,7 +63,7 @@ static void show_dev(struct rt *r, const struct rt_dev *d)
 		print_null(PRINT_JSON, "dev", NULL);
 	print_string(gone ? PRINT_FP : PRINT_ANY, "dev", "%s", name);
 	print_u64(PRINT_JSON, "ifindex", NULL, d->ifindex);
-	print_string(PRINT_ANY, "hook", " hook %s", hook_word(d->cfg.hook));
+	print_string(PRINT_ANY, "hook", " hook %s", hook_name(d->cfg.hook));
 	if (d->cfg.hook == BPFWD_HOOK_XDP)
 		print_string(PRINT_ANY, "xdp_mode", " xdp-mode %s",
 			     f & BPFWD_RT_F_XDP_GENERIC ? "generic" : "native");
