@@ -43,20 +43,62 @@ static void indent(void)
 		fputs("    ", stdout);
 }
 
+/*
+ * Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), or 0 if there is none.
+ */
+static int utf8_len(const unsigned char *s)
+{
+	int n, i;
+	unsigned int cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+/*
+ * A JSON string of s.  Names come from the kernel and the command line
+ * and need not be UTF-8 (an interface name is any bytes but '/' and
+ * blanks): a byte that starts no well-formed sequence is written as
+ * U+FFFD, so the output stays valid JSON and valid UTF-8.
+ */
 static void put_escaped(const char *s)
 {
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = *s;
+	const unsigned char *p = (const unsigned char *)s;
+	int n;
 
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c == '\n')
+	putchar('"');
+	while (*p) {
+		if (*p == '"' || *p == '\\')
+			printf("\\%c", *p);
+		else if (*p == '\n')
 			fputs("\\n", stdout);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
+		else if (*p < 0x20 || *p == 0x7f)
+			printf("\\u%04x", *p);
+		else if ((n = utf8_len(p)) > 0) {
+			fwrite(p, 1, n, stdout);
+			p += n;
+			continue;
+		} else
+			fputs("\\ufffd", stdout);
+		p++;
 	}
 	putchar('"');
 }
