@@ -137,8 +137,8 @@ xdp_case() {
 	local desc=$1 to=$2 mode=$3 ev=$4 errno=$5 target=$6 r
 	shift 6
 	mon_start "$dut" "$@" || not_ok "monitor starts"
-	bpftool map update name bpfwd_t_cfg key 0 0 0 0 value $((to & 255)) $((to >> 8 & 255)) 0 0 &&
-		bpftool map update name bpfwd_t_cfg key 1 0 0 0 value "$mode" 0 0 0 ||
+	t_cfg key 0 0 0 0 value $((to & 255)) $((to >> 8 & 255)) 0 0 &&
+		t_cfg key 1 0 0 0 value "$mode" 0 0 0 ||
 		not_ok "$desc: configure the test program"
 	send_udp "$gen" 192.0.2.2 $N
 	mon_stop
@@ -157,6 +157,14 @@ else
 	if ! ip -n "$dut" link set dev d0 xdpdrv obj "$XDP_OBJ" sec xdp 2>"$TMPDIR_T/xdp.err"; then
 		skip "XDP cases: cannot attach native XDP to a veth: $(head -1 "$TMPDIR_T/xdp.err")"
 	else
+		# the test program's config map, by id: a name would match
+		# every bpfwd_t_cfg on the machine (two runs at once)
+		prog=$(ip -n "$dut" -j link show d0 | jq -r '.[0].xdp.prog.id')
+		CFG_ID=$(bpftool -j prog show id "$prog" | jq -r '.map_ids[]' |
+			while read -r m; do
+				bpftool -j map show id "$m" | jq -r 'select(.name == "bpfwd_t_cfg") | .id'
+			done)
+		t_cfg() { bpftool map update id "$CFG_ID" "$@"; }
 		d1=$(ifindex_of "$dut" d1)
 		# XDP frames lose the checksum offload state: full checksums
 		in_ns "$gen" ethtool -K g0 tx off >/dev/null 2>&1
@@ -166,7 +174,7 @@ else
 		# sent (xdp_devmap_xmit ENXIO).
 		in_ns "$sink" ethtool -K s0 gro off >/dev/null 2>&1
 		mon_start "$dut" || not_ok "monitor starts"
-		bpftool map update name bpfwd_t_cfg key 0 0 0 0 value $((d1 & 255)) $((d1 >> 8 & 255)) 0 0
+		t_cfg key 0 0 0 0 value $((d1 & 255)) $((d1 >> 8 & 255)) 0 0
 		send_udp "$gen" 192.0.2.2 $N
 		mon_stop
 		r=$(row "$last" xdp_redirect_err d0)
@@ -184,7 +192,7 @@ else
 			"nobulk: it counted with no bulk tracepoint attached"
 		xdp_case "XDP to a missing ifindex" 9999 0 xdp_redirect_err EINVAL ""
 		mon_start "$dut" || not_ok "monitor starts"
-		bpftool map update name bpfwd_t_cfg key 1 0 0 0 value 1 0 0 0
+		t_cfg key 1 0 0 0 value 1 0 0 0
 		send_udp "$gen" 192.0.2.2 $N
 		mon_stop
 		r=$(row "$last" xdp_exception d0)
@@ -193,8 +201,8 @@ else
 
 		# healthy XDP: s0 takes frames (GRO gives it NAPI)
 		ip -n "$dut" link set d1 up
-		bpftool map update name bpfwd_t_cfg key 0 0 0 0 value $((d1 & 255)) $((d1 >> 8 & 255)) 0 0
-		bpftool map update name bpfwd_t_cfg key 1 0 0 0 value 0 0 0 0
+		t_cfg key 0 0 0 0 value $((d1 & 255)) $((d1 >> 8 & 255)) 0 0
+		t_cfg key 1 0 0 0 value 0 0 0 0
 		sleep 0.5
 		mon_start "$dut" all prom "$TMPDIR_T/bpfwd.prom" || not_ok "monitor starts"
 		got=$(delivered "$sink" $N)

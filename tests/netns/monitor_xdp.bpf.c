@@ -4,7 +4,7 @@
  * Test-only XDP program for tests/netns/monitor.t: it makes XDP redirect
  * errors on purpose, so that the test can check that `bpfwd monitor`
  * counts them with the right device and errno.  Configured through the
- * array bpfwd_t_cfg (bpftool map update name bpfwd_t_cfg ...):
+ * array bpfwd_t_cfg (bpftool map update id ID ...):
  *   [0] the ifindex to bpf_redirect() every frame to
  *   [1] 0: redirect, 1: XDP_ABORTED (an xdp_exception)
  */
