@@ -24,6 +24,7 @@
 #include "objects.h"
 #include "hook.h"
 #include "lib/json.h"
+#include "lib/netdev.h"
 #include "lib/params.h"
 #include "lib/pins.h"
 #include "lib/ports.h"
@@ -255,6 +256,27 @@ static int replace_found(struct port_cfg *c, const struct spec_parse *ps,
 			 struct table *t, const struct bpfwd_port *old);
 
 /* 0, -errno (reported) or BPFWD_EXIT_USAGE. */
+/* A port on a bridge or bond port takes that device's frames before
+ * the master's receive handler (no learning, no STP BPDUs: a loop guard
+ * gone) and sends past it: legal, but rarely what an operator meant.
+ */
+static void warn_enslaved(const char *what, const char *dev, uint32_t ifindex)
+{
+	struct link_info li = { 0 };
+	char master[IF_NAMESIZE] = "?";
+
+	if (!ifindex || netdev_link(ifindex, &li) || !li.master)
+		return;
+	if_indextoname(li.master, master);
+	if (!strcmp(li.slave_kind, "bridge"))
+		pr_warn("warning: %s %s is a port of bridge %s: frames on this port bypass the bridge (its fdb, STP and filtering); take it out first (ip link set %s nomaster), or for a bridge fast path use bpfwd bridge add %s",
+			what, dev, master, dev, master);
+	else
+		pr_warn("warning: %s %s is a port of %s %s: frames on this port bypass it; take it out first (ip link set %s nomaster)",
+			what, dev, li.slave_kind[0] ? li.slave_kind : "master",
+			master, dev);
+}
+
 static int add(struct port_cfg *c, const struct spec_parse *ps)
 {
 	const struct hook_ops *ops;
@@ -303,6 +325,11 @@ static int add(struct port_cfg *c, const struct spec_parse *ps)
 			c->to ?: "-", port_mode_name(c->mode), ops->name,
 			t.dir);
 	table_close(&t);
+	if (!err) {
+		warn_enslaved("dev", c->dev, c->in);
+		if (c->to)
+			warn_enslaved("to", c->to, c->out);
+	}
 	return err;
 }
 

@@ -113,6 +113,9 @@ static int link_info_attr(const struct nlattr *a, void *data)
 	if (mnl_attr_get_type(a) == IFLA_INFO_KIND)
 		snprintf(li->kind, sizeof(li->kind), "%s",
 			 (const char *)mnl_attr_get_payload(a));
+	if (mnl_attr_get_type(a) == IFLA_INFO_SLAVE_KIND)
+		snprintf(li->slave_kind, sizeof(li->slave_kind), "%s",
+			 (const char *)mnl_attr_get_payload(a));
 	return MNL_CB_OK;
 }
 
@@ -131,6 +134,9 @@ static int link_attr(const struct nlattr *a, void *data)
 		break;
 	case IFLA_LINK:
 		li->link = mnl_attr_get_u32(a);
+		break;
+	case IFLA_MASTER:
+		li->master = mnl_attr_get_u32(a);
 		break;
 	case IFLA_CARRIER:
 		li->carrier = mnl_attr_get_u8(a);

@@ -29,6 +29,8 @@ struct link_info {
 	bool up;
 	bool carrier;		/* IFLA_CARRIER: the link is there */
 	char kind[16];		/* "veth", "bridge", ... or empty */
+	uint32_t master;	/* IFLA_MASTER: the bridge or bond it is in */
+	char slave_kind[16];	/* that master's kind ("bridge", "bond") */
 	uint32_t xdp_prog_id;	/* 0: no XDP program */
 	uint64_t rx_packets, tx_packets, rx_dropped, tx_dropped;
 };
