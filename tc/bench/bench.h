@@ -303,6 +303,8 @@ int topo_build(struct bench *b);
 int topo_devices(struct bench *b, char **dev);
 void topo_destroy(struct bench *b);
 void napi_pin(struct bench *b);
+/* Threaded NAPI (on) or the kernel's default (off) where the bench set it. */
+int napi_thread_set(struct bench *b, bool on);
 
 /* cpu.c */
 #define MAX_TASKS 4096

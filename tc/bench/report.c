@@ -282,9 +282,9 @@ static const char *const headers[KIND_N] = {
 	/* KIND_PPS: print_pps_header(), the topology's reference in it */
 	[KIND_TCP] = "TCP, iperf3 gen -> sink, one stream\n"
 		     "method               status   Gbit/s (min    max)  x tcp-bridge (min  max) retransmits\n",
-	[KIND_RTT] = "round trips, ping gen -> sink 500/s, gen idle (us)\n"
+	[KIND_RTT] = "round trips, ping gen -> sink 500/s, gen idle, the dut's NAPI not threaded (us)\n"
 		     "method               status     min  median     p99   lost  x rtt-bridge (min  max)\n",
-	[KIND_RTT_LOAD] = "round trips, ping gen -> sink 500/s, gen sending as in the pps rows (us)\n"
+	[KIND_RTT_LOAD] = "round trips, ping gen -> sink 500/s, gen sending, NAPI as in the pps rows (us)\n"
 			  "method               status     min  median     p99   lost  x rtt-bridge-load     Mpps fwd\n",
 };
 
