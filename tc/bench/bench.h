@@ -66,6 +66,7 @@ struct sample {
 	double others;		/* CPU others used in the window, % of one */
 	double dut_ns;		/* the dut's CPU time per packet, or NAN */
 	bool noisy;
+	bool bpf_stats;		/* BPF statistics were on in the window */
 	bool done;
 };
 
