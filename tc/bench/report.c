@@ -391,7 +391,9 @@ static void print_noise(struct bench *b, double load0, double load1)
 	print_u64(PRINT_JSON, "bpf_stats_windows", NULL, stats);
 	print_bool(PRINT_JSON, "all_noisy", NULL, n && noisy == n);
 	print_string(PRINT_FP, NULL, "%s", noisy == n && n ?
-		     " (none clean: medians use them all);" :
+		     (stats && stats < n ?
+		      " (none clean: medians use all without BPF stats);" :
+		      " (none clean: medians use them all);") :
 		     " (left out of the medians);");
 	print_double(PRINT_ANY, "loadavg_start", " load %.2f", load0);
 	print_double(PRINT_ANY, "loadavg_end", " -> %.2f", load1);
