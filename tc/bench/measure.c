@@ -152,7 +152,7 @@ void gen_stop(pid_t pid, int result_fd, double res[2])
 	close(result_fd);
 }
 
-/* Runs the kernel counted of the bench's own loaded programs (the
+/* The runs the kernel counted of the bench's own programs (the
  * sink's counter, the dut's program of a limit row): they grow only
  * while BPF statistics are on (kernel.bpf_stats_enabled, or another
  * process holding a BPF_ENABLE_STATS fd, which that sysctl does not
