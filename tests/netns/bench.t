@@ -73,6 +73,13 @@ for k in mpps_median mpps_min mpps_max ratio_to_bridge; do
 	is "$(jq "[.methods[] | select(.status == \"ok\" and .kind == \"pps\") | has(\"$k\")] | all" <<<"$js")" true \
 		"ok pps rows carry $k"
 done
+# every pps window says whether BPF statistics were on (another process
+# may have them on: the dut's CPU time is then another figure), and the
+# noise summary counts those windows
+is "$(jq '[.methods[] | select(.kind == "pps") | .rounds[]? | has("bpf_stats")] | all' <<<"$js")" true \
+	"every pps round says whether BPF statistics were on"
+is "$(jq '[.methods[] | select(.kind == "pps") | .rounds[]? | select(.bpf_stats)] | length' <<<"$js")" \
+	"$(jq '.noise.bpf_stats_windows' <<<"$js")" "the noise summary counts the windows with BPF statistics on"
 # with threaded NAPI (two CPUs) every ok row has the dut's CPU time per
 # packet; an xdp-loop row has no dut and so no ratio to the bridge
 if jq -e '.setup.napi_threaded' >/dev/null <<<"$js"; then
@@ -183,6 +190,12 @@ ip -n "$one" link add d1 numtxqueues 1 numrxqueues 1 type veth peer s0 numtxqueu
 for d in g0 d0 d1 s0; do ip -n "$one" link set "$d" up; done
 in_ns "$one" ethtool -K d0 gro on >/dev/null
 in_ns "$one" ethtool -K s0 gro on >/dev/null
+# the snapshot below with the carriers settled: a veth just set up may
+# still say NO-CARRIER on a busy machine, and UP after the bench
+for _ in $(seq 50); do
+	ip -n "$one" link show | grep -q NO-CARRIER || break
+	sleep 0.1
+done
 # the bridge row turns br_netfilter's bridge-nf-call-* off for itself
 # and puts the caller's values back
 nf=/proc/sys/net/bridge/bridge-nf-call-iptables
