@@ -17,10 +17,10 @@
  * ingress ring waits for a cross-CPU wakeup of that kthread, and the
  * reply's socket wakes ping back across: a cost of the bench's setting
  * that only the XDP rows pay (the skb rows' frames go through netif_rx
- * on gen's CPU), measured at 47-85 us against 5-8 us at the median and
- * 4-11 ms against 19-28 us at p99.  Every idle rtt row runs so, the bridge's
- * too; the -load rows keep the pps rows' setting, which gen's rate
- * needs.
+ * on gen's CPU), measured at 47-85 us against 5-8 us at the median
+ * and 4-11 ms against 19-28 us at p99.  Every idle rtt row runs so,
+ * the bridge's too; the -load rows keep the pps rows' setting, which
+ * gen's rate needs.
  *
  * The sink's counter drops every frame, so these rows swap it: TCP rows
  * run with no XDP program at the sink (one without frags support would
