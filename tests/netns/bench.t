@@ -86,6 +86,9 @@ if jq -e '.setup.napi_threaded' >/dev/null <<<"$js"; then
 	is "$(jq '[.methods[] | select(.status == "ok" and .kind == "pps") |
 		.dut_cpu_ns_per_packet > 0] | all' <<<"$js")" true \
 		"ok pps rows carry the dut's CPU time per packet"
+	nocpu=$(jq -c '.methods[] | select(.status == "ok" and .kind == "pps" and
+		(.dut_cpu_ns_per_packet // 0) <= 0) | {name, rounds}' <<<"$js")
+	[ -z "$nocpu" ] || diag "$nocpu"
 	is "$(jq -r '.methods[] | select(.name == "xdp-loop") | .status' <<<"$js")" ok \
 		"xdp-loop runs"
 	is "$(jq -r '.methods[] | select(.name == "xdp-loop") | .ratio_to_bridge' <<<"$js")" null \
@@ -181,6 +184,28 @@ if command -v bpftool >/dev/null; then
 		not_ok "no monitor program left loaded after ^C: $(mon_new "$mon0") new"
 else
 	skip "bpftool missing: monitor programs not checked"
+fi
+
+# the idle round trips run with the dut's NAPI as the kernel sets it up
+# (not threaded), the pps rows with it threaded: a run of rtt-xdp (and
+# so bridge and rtt-bridge) shows the dut's ingress in both states
+if jq -e '.setup.napi_threaded' >/dev/null <<<"$js"; then
+	"$BPFWD" bench method rtt-xdp rounds 1 duration 2 >/dev/null 2>"$TMPDIR_T/rtt" &
+	pid=$!
+	seen=""
+	for _ in $(seq 400); do
+		tag=$(sed -n 's/.*bpfwd-bench-{gen,dut,sink}-\([a-z0-9]*\).*/\1/p' "$TMPDIR_T/rtt")
+		[ -n "$tag" ] && seen="$seen$(ip netns exec "bpfwd-bench-dut-$tag" \
+			cat "/sys/class/net/bwi-$tag/threaded" 2>/dev/null)"
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	wait "$pid"
+	is "$?" 0 "bench method rtt-xdp exits 0"
+	like "$seen" "1" "the pps rows ran with the dut's NAPI threaded"
+	like "$seen" "0" "the idle round trips ran with it not threaded"
+else
+	skip "no threaded NAPI here: the round trips' NAPI not checked"
 fi
 
 # device mode: four given devices of one namespace, handed back untouched
