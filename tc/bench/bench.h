@@ -66,6 +66,7 @@ struct sample {
 	double others;		/* CPU others used in the window, % of one */
 	double dut_ns;		/* the dut's CPU time per packet, or NAN */
 	bool noisy;
+	bool bpf_stats;		/* BPF statistics were on in the window */
 	bool done;
 };
 
@@ -303,6 +304,8 @@ int topo_build(struct bench *b);
 int topo_devices(struct bench *b, char **dev);
 void topo_destroy(struct bench *b);
 void napi_pin(struct bench *b);
+/* Threaded NAPI (on) or the kernel's default (off) where the bench set it. */
+int napi_thread_set(struct bench *b, bool on);
 
 /* cpu.c */
 #define MAX_TASKS 4096

@@ -149,9 +149,12 @@ int port_setup(struct bench *b, const struct method *m)
 
 void port_teardown(struct bench *b, const struct method *m)
 {
-	char err[ERRLEN];
+	char err[ERRLEN] = "";
 
-	bench_port(b, NULL, 0, err, sizeof(err));
+	/* a port left behind fails the next row on that device: say why */
+	if (bench_port(b, NULL, 0, err, sizeof(err)))
+		pr_warn("bench: %s: port del dev %s: %s", m->name, b->in_dev,
+			err[0] ? err : "failed");
 }
 
 const char *need_tcx(struct bench *b, const struct method *m)

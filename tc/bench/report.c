@@ -186,6 +186,7 @@ static void print_rounds(struct bench *b, struct row *r, struct row *bridge)
 			print_double(PRINT_JSON, "dut_cpu_ns", NULL, s->dut_ns);
 		print_double(PRINT_JSON, "others_cpu_pct", NULL, s->others);
 		print_bool(PRINT_JSON, "noisy", NULL, s->noisy);
+		print_bool(PRINT_JSON, "bpf_stats", NULL, s->bpf_stats);
 		close_json_object();
 	}
 	close_json_array();
@@ -282,9 +283,9 @@ static const char *const headers[KIND_N] = {
 	/* KIND_PPS: print_pps_header(), the topology's reference in it */
 	[KIND_TCP] = "TCP, iperf3 gen -> sink, one stream\n"
 		     "method               status   Gbit/s (min    max)  x tcp-bridge (min  max) retransmits\n",
-	[KIND_RTT] = "round trips, ping gen -> sink 500/s, gen idle (us)\n"
+	[KIND_RTT] = "round trips, ping gen -> sink 500/s, gen idle, the dut's NAPI not threaded (us)\n"
 		     "method               status     min  median     p99   lost  x rtt-bridge (min  max)\n",
-	[KIND_RTT_LOAD] = "round trips, ping gen -> sink 500/s, gen sending as in the pps rows (us)\n"
+	[KIND_RTT_LOAD] = "round trips, ping gen -> sink 500/s, gen sending, NAPI as in the pps rows (us)\n"
 			  "method               status     min  median     p99   lost  x rtt-bridge-load     Mpps fwd\n",
 };
 
@@ -356,7 +357,7 @@ static void print_rows(struct bench *b)
 static void print_noise(struct bench *b, double load0, double load1)
 {
 	static double gen[MAX_METHODS * MAX_ROUNDS], pr[MAX_METHODS * MAX_ROUNDS];
-	int n = 0, noisy = 0, i;
+	int n = 0, noisy = 0, stats = 0, i;
 	struct stat3 g, p;
 	uint32_t k;
 
@@ -366,6 +367,7 @@ static void print_noise(struct bench *b, double load0, double load1)
 				gen[n] = b->rows[i].s[k].gen_mpps;
 				pr[n++] = b->rows[i].s[k].others;
 				noisy += b->rows[i].s[k].noisy;
+				stats += b->rows[i].s[k].bpf_stats;
 			}
 	g = stats_of(gen, n);
 	p = stats_of(pr, n);
@@ -384,9 +386,14 @@ static void print_noise(struct bench *b, double load0, double load1)
 	print_u64(PRINT_ANY, "noisy_windows", " %llu", noisy);
 	print_u64(PRINT_ANY, "windows", " of %llu windows", n);
 	print_u64(PRINT_ANY, "threshold_pct", " above %llu%%", b->noise_pct);
+	if (stats)
+		print_u64(PRINT_FP, NULL, " or with BPF stats on (%llu)", stats);
+	print_u64(PRINT_JSON, "bpf_stats_windows", NULL, stats);
 	print_bool(PRINT_JSON, "all_noisy", NULL, n && noisy == n);
 	print_string(PRINT_FP, NULL, "%s", noisy == n && n ?
-		     " (none clean: medians use them all);" :
+		     (stats && stats < n ?
+		      " (none clean: medians use all without BPF stats);" :
+		      " (none clean: medians use them all);") :
 		     " (left out of the medians);");
 	print_double(PRINT_ANY, "loadavg_start", " load %.2f", load0);
 	print_double(PRINT_ANY, "loadavg_end", " -> %.2f", load1);

@@ -3,7 +3,8 @@
  *
  * bpfwd bench's statistics: medians and spreads over the rounds of a
  * row, and of per-round comparisons of two rows.  Noisy windows are
- * left out when there are clean ones.
+ * left out when there are clean ones, and windows with BPF statistics
+ * on whenever there are others.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -31,6 +32,34 @@ struct stat3 stats_of(double *v, int n)
 	return s;
 }
 
+/* How far a window is from clean: 0 clean, 1 noisy (other load), 2
+ * with BPF statistics on, whose CPU time is not the row's at all.
+ */
+static int tier_of(const struct sample *s)
+{
+	return s->bpf_stats ? 2 : s->noisy;
+}
+
+/* The stats of the values @v whose tier @t is the lowest there is, with
+ * those of tier 1 joining tier 0's when there is no clean one: the
+ * clean windows, else all but those with BPF statistics on, else all.
+ */
+static struct stat3 stats_tiered(double *v, const int *t, int n)
+{
+	int max, i, k;
+
+	for (max = 0; max < 2; max++) {
+		for (i = 0; i < n && t[i] > max; i++)
+			;
+		if (i < n)
+			break;
+	}
+	for (i = 0, k = 0; i < n; i++)
+		if (t[i] <= max)
+			v[k++] = v[i];
+	return stats_of(v, k);
+}
+
 struct row *row_named(struct bench *b, const char *name)
 {
 	int i;
@@ -52,8 +81,9 @@ struct row *row_ref(struct bench *b, struct row *r)
 struct stat3 row_samples(struct bench *b, struct row *r, bool cpu,
 			 int *discarded)
 {
-	double v[MAX_ROUNDS], all[MAX_ROUNDS], x;
-	int n = 0, na = 0;
+	double v[MAX_ROUNDS], x;
+	int t[MAX_ROUNDS], n = 0;
+	struct stat3 st;
 	uint32_t i;
 
 	for (i = 0; i < b->rounds; i++) {
@@ -62,13 +92,13 @@ struct stat3 row_samples(struct bench *b, struct row *r, bool cpu,
 		x = cpu ? r->s[i].dut_ns : r->s[i].mpps;
 		if (isnan(x))
 			continue;
-		all[na++] = x;
-		if (!r->s[i].noisy)
-			v[n++] = x;
+		t[n] = tier_of(&r->s[i]);
+		v[n++] = x;
 	}
+	st = stats_tiered(v, t, n);
 	if (discarded)
-		*discarded = n ? na - n : 0;
-	return n ? stats_of(v, n) : stats_of(all, na);
+		*discarded = n - st.n;
+	return st;
 }
 
 /* A field of a row's samples (@off: offsetof(struct sample, ...)) over
@@ -76,8 +106,8 @@ struct stat3 row_samples(struct bench *b, struct row *r, bool cpu,
  */
 struct stat3 row_field(struct bench *b, struct row *r, size_t off)
 {
-	double v[MAX_ROUNDS], all[MAX_ROUNDS], x;
-	int n = 0, na = 0;
+	double v[MAX_ROUNDS], x;
+	int t[MAX_ROUNDS], n = 0;
 	uint32_t i;
 
 	for (i = 0; i < b->rounds; i++) {
@@ -86,11 +116,10 @@ struct stat3 row_field(struct bench *b, struct row *r, size_t off)
 		x = *(double *)((char *)&r->s[i] + off);
 		if (isnan(x))
 			continue;
-		all[na++] = x;
-		if (!r->s[i].noisy)
-			v[n++] = x;
+		t[n] = tier_of(&r->s[i]);
+		v[n++] = x;
 	}
-	return n ? stats_of(v, n) : stats_of(all, na);
+	return stats_tiered(v, t, n);
 }
 
 /* @s against @q of the same round: the ratio of their rates (VS_RATIO),
@@ -136,8 +165,8 @@ bool vs_round(struct sample *s, struct sample *q, enum vs what, double *v)
 struct stat3 row_vs(struct bench *b, struct row *r, struct row *ref,
 		    enum vs what)
 {
-	double v[MAX_ROUNDS], all[MAX_ROUNDS], x;
-	int n = 0, na = 0;
+	double v[MAX_ROUNDS], x;
+	int t[MAX_ROUNDS], n = 0, ts, tq;
 	uint32_t i;
 
 	for (i = 0; ref && i < b->rounds; i++) {
@@ -145,9 +174,10 @@ struct stat3 row_vs(struct bench *b, struct row *r, struct row *ref,
 
 		if (!vs_round(s, q, what, &x))
 			continue;
-		all[na++] = x;
-		if (!s->noisy && !q->noisy)
-			v[n++] = x;
+		ts = tier_of(s);
+		tq = tier_of(q);
+		t[n] = ts > tq ? ts : tq;
+		v[n++] = x;
 	}
-	return n ? stats_of(v, n) : stats_of(all, na);
+	return stats_tiered(v, t, n);
 }

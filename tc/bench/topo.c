@@ -180,6 +180,29 @@ void napi_pin(struct bench *b)
 	}
 }
 
+/* Threaded NAPI on the devices napi_pin() pins (@on), or the kernel's
+ * default (off: a NAPI runs in softirq on the CPU that scheduled it),
+ * and the threads pinned again when they are back.  Nothing to do
+ * where the bench never turned it on.
+ */
+int napi_thread_set(struct bench *b, bool on)
+{
+	const char *v = on ? "1" : "0";
+
+	if (!b->napi_threaded)
+		return 0;
+	if (ns_sysfs_write(b->ns[NS_DUT], b->in_dev, "threaded", v) ||
+	    (b->sink_thread &&
+	     ns_sysfs_write(b->ns[NS_SINK], b->sink_dev, "threaded", v))) {
+		snprintf(b->err, sizeof(b->err), "%s: cannot turn threaded NAPI %s",
+			 b->in_dev, on ? "on" : "off");
+		return -EIO;
+	}
+	if (on)
+		napi_pin(b);
+	return 0;
+}
+
 /* The three namespaces, named after @tag, with lo up and no IPv6. */
 static int topo_namespaces(struct bench *b, const char *tag)
 {

@@ -73,12 +73,22 @@ for k in mpps_median mpps_min mpps_max ratio_to_bridge; do
 	is "$(jq "[.methods[] | select(.status == \"ok\" and .kind == \"pps\") | has(\"$k\")] | all" <<<"$js")" true \
 		"ok pps rows carry $k"
 done
+# every pps window says whether BPF statistics were on (another process
+# may have them on: the dut's CPU time is then another figure), and the
+# noise summary counts those windows
+is "$(jq '[.methods[] | select(.kind == "pps") | .rounds[]? | has("bpf_stats")] | all' <<<"$js")" true \
+	"every pps round says whether BPF statistics were on"
+is "$(jq '[.methods[] | select(.kind == "pps") | .rounds[]? | select(.bpf_stats)] | length' <<<"$js")" \
+	"$(jq '.noise.bpf_stats_windows' <<<"$js")" "the noise summary counts the windows with BPF statistics on"
 # with threaded NAPI (two CPUs) every ok row has the dut's CPU time per
 # packet; an xdp-loop row has no dut and so no ratio to the bridge
 if jq -e '.setup.napi_threaded' >/dev/null <<<"$js"; then
 	is "$(jq '[.methods[] | select(.status == "ok" and .kind == "pps") |
 		.dut_cpu_ns_per_packet > 0] | all' <<<"$js")" true \
 		"ok pps rows carry the dut's CPU time per packet"
+	nocpu=$(jq -c '.methods[] | select(.status == "ok" and .kind == "pps" and
+		(.dut_cpu_ns_per_packet // 0) <= 0) | {name, rounds}' <<<"$js")
+	[ -z "$nocpu" ] || diag "$nocpu"
 	is "$(jq -r '.methods[] | select(.name == "xdp-loop") | .status' <<<"$js")" ok \
 		"xdp-loop runs"
 	is "$(jq -r '.methods[] | select(.name == "xdp-loop") | .ratio_to_bridge' <<<"$js")" null \
@@ -176,6 +186,28 @@ else
 	skip "bpftool missing: monitor programs not checked"
 fi
 
+# the idle round trips run with the dut's NAPI as the kernel sets it up
+# (not threaded), the pps rows with it threaded: a run of rtt-xdp (and
+# so bridge and rtt-bridge) shows the dut's ingress in both states
+if jq -e '.setup.napi_threaded' >/dev/null <<<"$js"; then
+	"$BPFWD" bench method rtt-xdp rounds 1 duration 2 >/dev/null 2>"$TMPDIR_T/rtt" &
+	pid=$!
+	seen=""
+	for _ in $(seq 400); do
+		tag=$(sed -n 's/.*bpfwd-bench-{gen,dut,sink}-\([a-z0-9]*\).*/\1/p' "$TMPDIR_T/rtt")
+		[ -n "$tag" ] && seen="$seen$(ip netns exec "bpfwd-bench-dut-$tag" \
+			cat "/sys/class/net/bwi-$tag/threaded" 2>/dev/null)"
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	wait "$pid"
+	is "$?" 0 "bench method rtt-xdp exits 0"
+	like "$seen" "1" "the pps rows ran with the dut's NAPI threaded"
+	like "$seen" "0" "the idle round trips ran with it not threaded"
+else
+	skip "no threaded NAPI here: the round trips' NAPI not checked"
+fi
+
 # device mode: four given devices of one namespace, handed back untouched
 setup_ns one || not_ok "namespace"
 ip -n "$one" link add d0 numtxqueues 1 numrxqueues 1 type veth peer g0 numtxqueues 1 numrxqueues 1
@@ -183,6 +215,12 @@ ip -n "$one" link add d1 numtxqueues 1 numrxqueues 1 type veth peer s0 numtxqueu
 for d in g0 d0 d1 s0; do ip -n "$one" link set "$d" up; done
 in_ns "$one" ethtool -K d0 gro on >/dev/null
 in_ns "$one" ethtool -K s0 gro on >/dev/null
+# the snapshot below with the carriers settled: a veth just set up may
+# still say NO-CARRIER on a busy machine, and UP after the bench
+for _ in $(seq 50); do
+	ip -n "$one" link show | grep -q NO-CARRIER || break
+	sleep 0.1
+done
 # the bridge row turns br_netfilter's bridge-nf-call-* off for itself
 # and puts the caller's values back
 nf=/proc/sys/net/bridge/bridge-nf-call-iptables
