@@ -122,7 +122,7 @@ if command -v xdp-bench >/dev/null; then
 		"^ok|^skipped xdp-bench redirect \\(xdp-bench version" \
 		"xdp-bench redirect runs, or says which version failed and how"
 else
-	like "$(row xdp-bench-redirect .reason)" "not installed" "xdp-bench missing: said so"
+	like "$(row xdp-bench-redirect .reason)" "not found in PATH" "xdp-bench missing: said so"
 fi
 # one plot per table
 for p in b b-tcp b-rtt b-scale; do
