@@ -176,6 +176,18 @@ else
 	skip "bpftool missing: monitor programs not checked"
 fi
 
+# a closed pipe (bench | head -1): stops as on ^C, the same cleanup
+"$BPFWD" bench method xdp rounds 3 duration 1 2>&1 | head -1 >"$TMPDIR_T/pipe"
+tag=$(sed -n 's/.*bpfwd-bench-{gen,dut,sink}-\([a-z0-9]*\).*/\1/p' "$TMPDIR_T/pipe")
+like "$tag" "^[a-z0-9]{4}$" "bench | head -1: the first line names its namespaces"
+for _ in $(seq 50); do
+	ls /run/netns 2>/dev/null | grep -q -- "-$tag\$" || break
+	sleep 0.2
+done
+is "$(ls /run/netns 2>/dev/null | grep -- "-$tag\$")" "" \
+	"bench | head -1: its namespaces are gone when the pipe closes"
+is "$(pins)" "$pins0" "no pins left behind after the pipe closed"
+
 # device mode: four given devices of one namespace, handed back untouched
 setup_ns one || not_ok "namespace"
 ip -n "$one" link add d0 numtxqueues 1 numrxqueues 1 type veth peer g0 numtxqueues 1 numrxqueues 1
