@@ -302,7 +302,7 @@ static const struct method xdp_bench_redirect_map = {
 };
 static const struct method xdp_forward = {
 	.name = "xdp-forward",
-	.desc = "xdp-tools: xdp-forward load -F full IN OUT (FIB lookup, the dut a router)",
+	.desc = "xdp-tools: xdp-forward load -f fib -F full IN OUT (FIB lookup, the dut a router)",
 	XDP_FORWARD("full"), .limit = LIMIT_XDP, .peer_router = true,
 };
 static const struct method tc_drop = {
