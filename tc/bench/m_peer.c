@@ -22,7 +22,8 @@
  * its last line) and version.  xdp-tools 1.3.1 (Debian bookworm) takes
  * a lock file RUNDIR/PROG.lck for every command and leaves it when it
  * is killed; one whose process is gone is removed first.  libxdp makes
- * BPFFS/xdp for its dispatchers and leaves it: when it was not there
+ * BPFFS/xdp for its dispatchers and leaves it (BPFFS: $LIBXDP_BPFFS or
+ * /sys/fs/bpf, libxdp's rule, not bpfwd's): when it was not there
  * before, it goes (if empty).
  */
 #include <errno.h>
@@ -39,7 +40,7 @@
 
 #include "bench.h"
 #include "lib/nsrun.h"
-#include "lib/pins.h"
+#include "lib/trust.h"
 #include "lib/util.h"
 
 /* where xdp-tools 1.3.1 keeps its lock files (its RUNDIR default) */
@@ -269,7 +270,8 @@ int peer_setup(struct bench *b, const struct method *m)
 	f = tmpfile();
 	if (!f)
 		return -errno;
-	snprintf(libxdp_dir, sizeof(libxdp_dir), "%s/xdp", bpffs_root());
+	snprintf(libxdp_dir, sizeof(libxdp_dir), "%s/xdp",
+		 env_path("LIBXDP_BPFFS") ?: "/sys/fs/bpf");
 	if (!access(libxdp_dir, F_OK))
 		libxdp_dir[0] = '\0';
 	b->peer_pid = bench_spawn(b, NS_DUT, argv, fileno(f));
