@@ -133,7 +133,12 @@ struct method {
 	uint32_t entries;	/* scale rows: entries in the ports table */
 	uint32_t flows;		/* scale rows: gen's flows (0: the default) */
 	const char *peer;	/* peer rows: the command (xdp-bench ...) */
-	bool peer_router;	/* peer rows: the dut routes to the sink (FIB) */
+	/* peer rows: the command that takes IN OUT off again, for a peer
+	 * that loads and exits (xdp-forward unload); NULL: it runs until
+	 * SIGINT
+	 */
+	const char *peer_unload;
+	bool peer_router;	/* peer rows, cross: make the dut route to the sink */
 };
 
 struct row {
@@ -257,9 +262,6 @@ void br_fast_teardown(struct bench *b, const struct method *m);
 /* m_route.c */
 int route_setup(struct bench *b, const struct method *m);
 void route_teardown(struct bench *b, const struct method *m);
-const char *need_xdp_forward(struct bench *b, const struct method *m);
-int xdp_forward_setup(struct bench *b, const struct method *m);
-void xdp_forward_teardown(struct bench *b, const struct method *m);
 
 /* topo_bridge.c, topo_router.c */
 #define BENCH_BR	"bwbr0"		/* the bridge topology's bridge */

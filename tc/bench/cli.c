@@ -316,7 +316,7 @@ int do_bench(int argc, char **argv)
 	static struct bench bench;
 	struct bench *b = &bench;
 	struct signals_saved sigs;
-	struct sigaction hup, old_hup;
+	struct sigaction hup, old_hup, old_pipe;
 	char *devs[4];
 	double load0;
 	int i, err, ret = BPFWD_EXIT_FAIL;
@@ -335,10 +335,13 @@ int do_bench(int argc, char **argv)
 	if (need_root())
 		return BPFWD_EXIT_FAIL;
 	bench_cpus(b);
-	/* ^C, kill and a closed terminal: everything set up comes down */
+	/* ^C, kill, a closed terminal and a closed pipe (bench | head):
+	 * everything set up comes down
+	 */
 	signals_catch(&sigs, false);
 	sigaction(SIGINT, NULL, &hup);
 	sigaction(SIGHUP, &hup, &old_hup);
+	sigaction(SIGPIPE, &hup, &old_pipe);
 
 	b->live = isatty(STDERR_FILENO);
 	load0 = loadavg1();
@@ -360,5 +363,6 @@ int do_bench(int argc, char **argv)
 	topo_destroy(b);
 	signals_restore(&sigs);
 	sigaction(SIGHUP, &old_hup, NULL);
+	sigaction(SIGPIPE, &old_pipe, NULL);
 	return ret;
 }

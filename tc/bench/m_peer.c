@@ -3,22 +3,31 @@
  *
  * bpfwd bench peer rows: other XDP forwarders on the same dut, counted
  * as the other rows are.  xdp-tools' xdp-bench redirect (bpf_redirect)
- * and redirect-map (a devmap) run between the dut's ports; xdp-forward
- * (xdp-tools 1.4 and later) forwards by the FIB, so its row makes the
- * dut a router for the sink's address (forwarding on, a host route and
- * a neighbour entry on OUT; gen's frames keep the sink's destination
- * MAC, which an XDP FIB lookup does not check).  xdp-forward's row has
- * not run here: Debian bookworm has no xdp-tools that ships it.
+ * and redirect-map (a devmap) run between the dut's ports until SIGINT;
+ * xdp-forward (xdp-tools 1.5 and later; `load -f fib -F full|direct`)
+ * loads its FIB-lookup program on both ports and exits, and its row
+ * runs `xdp-forward unload` at teardown.  In the cross topology the
+ * xdp-forward row makes the dut a router for the sink's address
+ * (forwarding on, a host route and a neighbour entry on OUT; gen's
+ * frames keep the sink's destination MAC, which an XDP FIB lookup does
+ * not check); topology router has its routes already.
  *
- * A peer runs in the dut's namespace entered by setns (so it sees the
- * bpffs, which `ip netns exec` would hide), until SIGINT.  Whether it
+ * A peer is the first word of its command, found through $PATH (an
+ * operator points the bench at a build elsewhere by putting its
+ * directory first), and runs in the dut's namespace entered by setns
+ * (so it sees the bpffs, which `ip netns exec` would hide).  Whether it
  * runs at all is tried once, before the rounds, on the dut's devices:
  * a peer that exits instead of attaching is skipped with its own
  * error (libbpf's line naming a kernel BTF type it misses, if any, and
- * its last line) and version.  libxdp makes BPFFS/xdp for its dispatchers and
- * leaves it: when it was not there before, it goes (if empty).
+ * its last line) and version.  xdp-tools 1.3.1 (Debian bookworm) takes
+ * a lock file RUNDIR/PROG.lck for every command and leaves it when it
+ * is killed; one whose process is gone is removed first.  libxdp makes
+ * BPFFS/xdp for its dispatchers and leaves it (BPFFS: $LIBXDP_BPFFS or
+ * /sys/fs/bpf, libxdp's rule, not bpfwd's): when it was not there
+ * before, it goes (if empty).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -31,19 +40,50 @@
 
 #include "bench.h"
 #include "lib/nsrun.h"
-#include "lib/pins.h"
+#include "lib/trust.h"
 #include "lib/util.h"
 
-static bool is_forward(const struct method *m)
-{
-	return m->peer_router;
-}
+/* where xdp-tools 1.3.1 keeps its lock files (its RUNDIR default) */
+#define PEER_RUNDIR "/run"
+#define PEER_ARGS 12
 
 /* The peer's program: the first word of its command. */
 static char *peer_bin(const struct method *m, char *buf, size_t len)
 {
 	snprintf(buf, len, "%.*s", (int)strcspn(m->peer, " "), m->peer);
 	return buf;
+}
+
+/* @cmd split into @argv (at most @max - 1 words, NULL-terminated) in
+ * @buf; returns the number of words.
+ */
+static int split_words(const char *cmd, char *buf, size_t len, char **argv,
+		       int max)
+{
+	char *save = NULL, *w;
+	int n = 0;
+
+	snprintf(buf, len, "%s", cmd);
+	for (w = strtok_r(buf, " ", &save); w && n < max - 1;
+	     w = strtok_r(NULL, " ", &save))
+		argv[n++] = w;
+	argv[n] = NULL;
+	return n;
+}
+
+/* Where execvp() finds @prog in $PATH, into @path; false if nowhere. */
+static bool peer_which(const char *prog, char *path, size_t len)
+{
+	const char *env = getenv("PATH");
+	char dirs[4096], *d, *save = NULL;
+
+	snprintf(dirs, sizeof(dirs), "%s", env ? env : "/usr/bin:/bin");
+	for (d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		snprintf(path, len, "%s/%s", *d ? d : ".", prog);
+		if (!access(path, X_OK))
+			return true;
+	}
+	return false;
 }
 
 /* The XDP program id on the dut's @dev, 0 for none. */
@@ -97,21 +137,31 @@ static bool line_with(const char *out, const char *what, char *line,
 	return true;
 }
 
+/* The peer's version line into @ver: xdp-tools takes --version after a
+ * command (`xdp-bench redirect --version`, `xdp-forward load --version`).
+ */
+static void peer_version(struct bench *b, const struct method *m, char *ver,
+			 size_t len)
+{
+	char buf[128], *argv[PEER_ARGS];
+	int n = split_words(m->peer, buf, sizeof(buf), argv, PEER_ARGS);
+
+	argv[n > 1 ? 2 : 1] = "--version";
+	argv[n > 1 ? 3 : 2] = NULL;
+	ver[0] = '\0';
+	if (bench_capture(b, -1, argv, true, ver, len) < 0)
+		ver[0] = '\0';
+	ver[strcspn(ver, "\n")] = '\0';
+	if (strncasecmp(ver, "xdp", 3))	/* not a version line */
+		ver[0] = '\0';
+}
+
 /* Why the peer of @m exited, from its output @out, into b->err. */
 static void peer_failed(struct bench *b, const struct method *m,
 			const char *out, int status)
 {
-	char btf[160] = "", last[160] = "", ver[96] = "", cmd[64], *sub;
-	char *argv[] = { cmd, NULL, NULL, NULL };
+	char btf[160] = "", last[160] = "", ver[96];
 	const char *p = out + strlen(out);
-
-	/* xdp-bench takes --version after a command */
-	snprintf(cmd, sizeof(cmd), "%s", m->peer);
-	sub = strchr(cmd, ' ');
-	if (sub)
-		*sub++ = '\0';
-	argv[1] = sub ? sub : "--version";
-	argv[2] = sub ? "--version" : NULL;
 
 	while (p > out && p[-1] == '\n')
 		p--;
@@ -119,63 +169,131 @@ static void peer_failed(struct bench *b, const struct method *m,
 		p--;
 	snprintf(last, sizeof(last), "%.*s", (int)strcspn(p, "\n"), p);
 	line_with(out, "failed to find kernel BTF type ID", btf, sizeof(btf));
-	if (bench_capture(b, -1, argv, true, ver, sizeof(ver)) >= 0)
-		ver[strcspn(ver, "\n")] = '\0';
+	peer_version(b, m, ver, sizeof(ver));
+	if (!status && !last[0])
+		snprintf(last, sizeof(last), "exited 0 with no XDP program on %s",
+			 b->in_dev);
 	snprintf(b->err, sizeof(b->err), "%s (%s) exits (status %d) instead of attaching: %s%s%s%s",
 		 m->peer, ver[0] ? ver : "version unknown", status, btf,
 		 btf[0] ? "; " : "", last,
 		 btf[0] ? " (a program of it needs a kernel BTF type this kernel does not have)" : "");
 }
 
+/* xdp-tools 1.3.1's lock file of @m's program: removed when the process
+ * it names is gone; -EBUSY (and b->err) when it still runs.
+ */
+static int stale_lock(struct bench *b, const struct method *m)
+{
+	char bin[32], path[PATH_MAX], buf[32] = "";
+	long pid = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), PEER_RUNDIR "/%s.lck",
+		 peer_bin(m, bin, sizeof(bin)));
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n > 0)
+		pid = strtol(buf, NULL, 10);
+	if (pid <= 0) {
+		snprintf(b->err, sizeof(b->err), "%s names no pid: remove it if no %s runs",
+			 path, bin);
+		return -EBUSY;
+	}
+	if (!kill(pid, 0) || errno != ESRCH) {
+		snprintf(b->err, sizeof(b->err), "%s is held by pid %ld, which still runs",
+			 path, pid);
+		return -EBUSY;
+	}
+	if (unlink(path) && errno != ENOENT) {
+		snprintf(b->err, sizeof(b->err), "remove %s's stale lock %s: %s",
+			 bin, path, strerror(errno));
+		return -errno;
+	}
+	fprintf(stderr, "bench: removed %s's stale lock %s (pid %ld is gone)\n",
+		bin, path, pid);
+	return 0;
+}
+
 static char libxdp_dir[PATH_MAX];
 
-int peer_setup(struct bench *b, const struct method *m)
+/* Waits up to 3 s for the peer to attach to IN: a peer that keeps
+ * running must not exit, one that loads and exits (.peer_unload) must
+ * exit 0 with its program on IN.
+ */
+static int peer_wait(struct bench *b, const struct method *m, FILE *f)
 {
-	char *argv[8], *sub = NULL, cmd[32], out[4096];
-	FILE *f = tmpfile();
-	int status, i, argc = 0;
+	int status = 0, i, ret;
+	char out[4096];
 	size_t n;
 
-	if (!f)
-		return -errno;
-	snprintf(cmd, sizeof(cmd), "%s", m->peer);
-	argv[argc++] = strtok_r(cmd, " ", &sub);
-	while (argc < 3 && (argv[argc] = strtok_r(NULL, " ", &sub)))
-		argc++;
-	if (is_forward(m))
-		argv[argc++] = "load";
-	argv[argc++] = b->in_dev;
-	argv[argc++] = b->out_dev;
-	argv[argc] = NULL;
-	if (is_forward(m) && router_prep(b, true)) {
-		fclose(f);
-		return -EIO;
-	}
-	snprintf(libxdp_dir, sizeof(libxdp_dir), "%s/xdp", bpffs_root());
-	if (!access(libxdp_dir, F_OK))
-		libxdp_dir[0] = '\0';
-	b->peer_pid = bench_spawn(b, NS_DUT, argv, fileno(f));
-	for (i = 0; b->peer_pid > 0 && i < 300; i++) {
+	for (i = 0; i < 300; i++) {
 		if (waitpid(b->peer_pid, &status, WNOHANG) == b->peer_pid) {
 			b->peer_pid = 0;
+			ret = WIFEXITED(status) ? WEXITSTATUS(status) :
+						  128 + WTERMSIG(status);
+			if (m->peer_unload && !ret && xdp_id(b, b->in_dev))
+				return 0;
 			rewind(f);
 			n = fread(out, 1, sizeof(out) - 1, f);
 			out[n] = '\0';
-			peer_failed(b, m, out, WIFEXITED(status) ?
-				    WEXITSTATUS(status) : 128 + WTERMSIG(status));
-			fclose(f);
+			peer_failed(b, m, out, ret);
 			return -EIO;
 		}
-		if (xdp_id(b, b->in_dev)) {
-			fclose(f);
+		if (!m->peer_unload && xdp_id(b, b->in_dev))
 			return 0;
-		}
 		usleep(10000);
 	}
-	fclose(f);
 	snprintf(b->err, sizeof(b->err), "%s did not attach to %s in 3 s",
 		 m->peer, b->in_dev);
 	return -ETIMEDOUT;
+}
+
+int peer_setup(struct bench *b, const struct method *m)
+{
+	char *argv[PEER_ARGS + 2], buf[128];
+	FILE *f;
+	int argc, err;
+
+	argc = split_words(m->peer, buf, sizeof(buf), argv, PEER_ARGS);
+	argv[argc++] = b->in_dev;
+	argv[argc++] = b->out_dev;
+	argv[argc] = NULL;
+	err = stale_lock(b, m);
+	if (err)
+		return err;
+	if (m->peer_router && router_prep(b, true))
+		return -EIO;
+	f = tmpfile();
+	if (!f)
+		return -errno;
+	snprintf(libxdp_dir, sizeof(libxdp_dir), "%s/xdp",
+		 env_path("LIBXDP_BPFFS") ?: "/sys/fs/bpf");
+	if (!access(libxdp_dir, F_OK))
+		libxdp_dir[0] = '\0';
+	b->peer_pid = bench_spawn(b, NS_DUT, argv, fileno(f));
+	err = b->peer_pid > 0 ? peer_wait(b, m, f) : (int)b->peer_pid;
+	fclose(f);
+	return err;
+}
+
+/* `@m->peer_unload IN OUT` in the dut; its failure is a warning. */
+static void peer_unload(struct bench *b, const struct method *m)
+{
+	char *argv[PEER_ARGS + 2], buf[128], err[ERRLEN];
+	int argc = split_words(m->peer_unload, buf, sizeof(buf), argv,
+			       PEER_ARGS);
+
+	argv[argc++] = b->in_dev;
+	argv[argc++] = b->out_dev;
+	argv[argc] = NULL;
+	if (xdp_id(b, b->in_dev) &&
+	    ns_exec(b->ns[NS_DUT], argv, err, sizeof(err)))
+		pr_warn("bench: %s %s %s: %s", m->peer_unload, b->in_dev,
+			b->out_dev, err);
 }
 
 void peer_teardown(struct bench *b, const struct method *m)
@@ -183,12 +301,14 @@ void peer_teardown(struct bench *b, const struct method *m)
 	if (b->peer_pid > 0)
 		bench_reap(b->peer_pid, SIGINT);
 	b->peer_pid = 0;
+	if (m->peer_unload)
+		peer_unload(b, m);
 	if (!ns_enter(b->ns[NS_DUT])) {
 		bpf_xdp_detach(if_nametoindex(b->in_dev), 0, NULL);
 		bpf_xdp_detach(if_nametoindex(b->out_dev), 0, NULL);
 		ns_leave();
 	}
-	if (is_forward(m))
+	if (m->peer_router)
 		router_prep(b, false);
 	if (libxdp_dir[0])
 		rmdir(libxdp_dir);
@@ -198,21 +318,26 @@ void peer_teardown(struct bench *b, const struct method *m)
 /* Installed, and does it run here: tried once with the row's setup. */
 const char *need_peer(struct bench *b, const struct method *m)
 {
-	char first[32], out[128];
-	char *argv[] = { peer_bin(m, first, sizeof(first)), "--version", NULL };
+	char first[32], path[PATH_MAX], ver[96];
+	const char *why;
 
-	if (bench_capture(b, -1, argv, true, out, sizeof(out)) == 127)
-		return method_reason(m, "%s is not installed%s", first,
-				     is_forward(m) ?
-				     " (xdp-tools 1.4 and later have it; Debian bookworm's xdp-tools 1.3.1 does not)" :
+	if (!peer_which(peer_bin(m, first, sizeof(first)), path, sizeof(path)))
+		return method_reason(m, "%s not found in PATH%s", first,
+				     m->peer_unload ?
+				     " (xdp-tools 1.5 and later have it; Debian bookworm's xdp-tools 1.3.1 does not)" :
 				     " (Debian package xdp-tools)");
 	if (!b->own_ns)
 		return "needs the bench's own namespaces (no dev)";
 	b->err[0] = '\0';
-	if (!peer_setup(b, m)) {
+	if (peer_setup(b, m)) {
+		/* teardown's commands reuse b->err */
+		why = method_reason(m, "%s", b->err[0] ? b->err : "setup failed");
 		peer_teardown(b, m);
-		return NULL;
+		return why;
 	}
 	peer_teardown(b, m);
-	return method_reason(m, "%s", b->err);
+	peer_version(b, m, ver, sizeof(ver));
+	fprintf(stderr, "bench: %s: %s, %s\n", m->name, path,
+		ver[0] ? ver : "version unknown");
+	return NULL;
 }

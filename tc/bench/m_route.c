@@ -2,10 +2,8 @@
 /* Copyright (c) 2026 The bpfwd authors
  *
  * bpfwd bench rows of topology router (topo_router.c): `bpfwd route add
- * dev IN dev OUT hook H` in the dut (this bpfwd, executed), and
- * xdp-tools' xdp-forward (`xdp-forward load -f fib-full`, native XDP
- * on both ports) as a peer where it is installed: xdp-tools 1.4 and
- * later; Debian's 1.3.1 has none, and the row says so.
+ * dev IN dev OUT hook H` in the dut (this bpfwd, executed).  The
+ * topology's xdp-forward rows are peer rows (m_peer.c).
  */
 #include <errno.h>
 #include <limits.h>
@@ -75,37 +73,4 @@ void route_teardown(struct bench *b, const struct method *m)
 		if (ns_exec(b->ns[NS_DUT], (char *const[]){ BENCH_SELF, "route",
 			    "del", "dev", (char *)dev[i], NULL }, err, sizeof(err)))
 			pr_warn("bench: bpfwd route del dev %s: %s", dev[i], err);
-}
-
-/* Whether @prog is in $PATH (or the sbin directories root has). */
-static bool in_path(const char *prog)
-{
-	const char *env = getenv("PATH");
-	char path[PATH_MAX], dirs[1024], *d, *save;
-
-	snprintf(dirs, sizeof(dirs), "%s:/usr/local/sbin:/usr/sbin:/sbin",
-		 env ? env : "");
-	for (d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		snprintf(path, sizeof(path), "%s/%s", d, prog);
-		if (!access(path, X_OK))
-			return true;
-	}
-	return false;
-}
-
-const char *need_xdp_forward(struct bench *b, const struct method *m)
-{
-	return in_path("xdp-forward") ? NULL :
-		"xdp-forward not installed (xdp-tools 1.4 or later has it; Debian's 1.3.1 has not)";
-}
-
-int xdp_forward_setup(struct bench *b, const struct method *m)
-{
-	return RUN(b, NS_DUT, "xdp-forward", "load", "-f", "fib-full", "-m",
-		   "native", b->in_dev, b->out_dev);
-}
-
-void xdp_forward_teardown(struct bench *b, const struct method *m)
-{
-	RUN(b, NS_DUT, "xdp-forward", "unload", b->in_dev, b->out_dev);
 }

@@ -24,7 +24,8 @@
  * tcp-bridge), RTT(row) and RTT_LOAD(row) round trips with gen idle or
  * sending (rtt-NAME, rtt-NAME-load), ENTRIES(row, n, limit) and FLOWS(row, n, limit)
  * its rate with n entries in the ports table or n flows from gen, and
- * PEER(cmd) runs another forwarder on the dut.
+ * PEER(cmd) runs another forwarder on the dut (XDP_FORWARD(mode) is
+ * xdp-forward's: `load -f fib -F mode`, then `unload`).
  *
  * Rows of another topology than the cross-connect one name it in .topo
  * (topology bridge, router: topo_bridge.c, topo_router.c); the topology
@@ -59,9 +60,14 @@ const char *const bench_limit_names[] = {
 #define FLOWS(row, n, lim) \
 	.of = &row, .flows = n, .setup = scale_setup, \
 	.teardown = scale_teardown, .limit = lim
-#define PEER(cmd) \
+#define PEER_ROW(cmd) \
 	.peer = cmd, .skip = need_peer, .setup = peer_setup, \
-	.teardown = peer_teardown, .limit = LIMIT_XDP
+	.teardown = peer_teardown
+#define PEER(cmd) PEER_ROW(cmd), .limit = LIMIT_XDP
+/* xdp-forward loads and exits; its unload takes it off */
+#define XDP_FORWARD(mode) \
+	PEER_ROW("xdp-forward load -f fib -F " mode), \
+	.peer_unload = "xdp-forward unload"
 #define MON(row, which) \
 	.skip = need_mon, .setup = mon_setup, .teardown = mon_teardown, \
 	.off = &row, .mon = which
@@ -296,8 +302,8 @@ static const struct method xdp_bench_redirect_map = {
 };
 static const struct method xdp_forward = {
 	.name = "xdp-forward",
-	.desc = "xdp-tools: xdp-forward load IN OUT (FIB lookup, the dut a router)",
-	PEER("xdp-forward"), .peer_router = true,
+	.desc = "xdp-tools: xdp-forward load -f fib -F full IN OUT (FIB lookup, the dut a router)",
+	XDP_FORWARD("full"), .limit = LIMIT_XDP, .peer_router = true,
 };
 static const struct method tc_drop = {
 	.name = "tc-drop", .desc = "limit: tc ingress drop at the dut (skb)",
@@ -345,9 +351,13 @@ static const struct method route_xdp = {
 };
 static const struct method xdp_forward_fib = {
 	.name = "xdp-forward-fib",
-	.desc = "xdp-tools' xdp-forward load -f fib-full (native), a peer",
-	.topo = TOPO_ROUTER, .skip = need_xdp_forward,
-	.setup = xdp_forward_setup, .teardown = xdp_forward_teardown,
+	.desc = "xdp-tools' xdp-forward load -f fib -F full (native), a peer",
+	.topo = TOPO_ROUTER, XDP_FORWARD("full"),
+};
+static const struct method xdp_forward_fib_direct = {
+	.name = "xdp-forward-fib-direct",
+	.desc = "xdp-tools' xdp-forward load -f fib -F direct (BPF_FIB_LOOKUP_DIRECT), a peer",
+	.topo = TOPO_ROUTER, XDP_FORWARD("direct"),
 };
 
 const struct topology bench_topos[TOPO_N] = {
@@ -378,6 +388,7 @@ const struct method *const bench_methods[] = {
 	&rtt_bridge_load, &rtt_redirect_load, &rtt_tcx_load, &rtt_xdp_load,
 	&br_linux, &br_tc, &br_tcx, &br_xdp,
 	&kernel_fwd, &route_tc, &route_tcx, &route_xdp, &xdp_forward_fib,
+	&xdp_forward_fib_direct,
 };
 
 const size_t bench_nmethods = ARRAY_SIZE(bench_methods);

@@ -132,7 +132,7 @@ if command -v xdp-bench >/dev/null; then
 		"^ok|^skipped xdp-bench redirect \\(xdp-bench version" \
 		"xdp-bench redirect runs, or says which version failed and how"
 else
-	like "$(row xdp-bench-redirect .reason)" "not installed" "xdp-bench missing: said so"
+	like "$(row xdp-bench-redirect .reason)" "not found in PATH" "xdp-bench missing: said so"
 fi
 # one plot per table
 for p in b b-tcp b-rtt b-scale; do
@@ -207,6 +207,18 @@ if jq -e '.setup.napi_threaded' >/dev/null <<<"$js"; then
 else
 	skip "no threaded NAPI here: the round trips' NAPI not checked"
 fi
+
+# a closed pipe (bench | head -1): stops as on ^C, the same cleanup
+"$BPFWD" bench method xdp rounds 3 duration 1 2>&1 | head -1 >"$TMPDIR_T/pipe"
+tag=$(sed -n 's/.*bpfwd-bench-{gen,dut,sink}-\([a-z0-9]*\).*/\1/p' "$TMPDIR_T/pipe")
+like "$tag" "^[a-z0-9]{4}$" "bench | head -1: the first line names its namespaces"
+for _ in $(seq 50); do
+	ls /run/netns 2>/dev/null | grep -q -- "-$tag\$" || break
+	sleep 0.2
+done
+is "$(ls /run/netns 2>/dev/null | grep -- "-$tag\$")" "" \
+	"bench | head -1: its namespaces are gone when the pipe closes"
+is "$(pins)" "$pins0" "no pins left behind after the pipe closed"
 
 # device mode: four given devices of one namespace, handed back untouched
 setup_ns one || not_ok "namespace"

@@ -119,8 +119,8 @@ rc=$?
 is "$rc" 0 "bench topology router exits 0"
 [ "$rc" = 0 ] || diag "$(tail -3 "$TMPDIR_T/err")"
 is "$(jq -r '.methods | map(.name) | join(",")' <<<"$js")" \
-	"kernel-forward,route-tc,route-tcx,route-xdp,xdp-forward-fib" \
-	"router: the kernel, the three route rows and xdp-forward"
+	"kernel-forward,route-tc,route-tcx,route-xdp,xdp-forward-fib,xdp-forward-fib-direct" \
+	"router: the kernel, the three route rows and xdp-forward in both FIB modes"
 rows_ok "$js" router
 is "$(jq -r '[.setup.dut, .setup.routes, .setup.reference] | join(",")' <<<"$js")" \
 	"router,100,kernel-forward" "router: JSON says the topology, its routes and reference"
@@ -130,8 +130,10 @@ unlike "$(cat "$TMPDIR_T/err")" "passed [0-9]+ to the stack" \
 if command -v xdp-forward >/dev/null; then
 	skip "xdp-forward installed: its row ran (checked above)"
 else
-	like "$(jq -r '.methods[] | select(.name == "xdp-forward-fib") | .reason' <<<"$js")" \
-		"xdp-forward not installed" "router: without xdp-forward its row says why it skips"
+	for m in xdp-forward-fib xdp-forward-fib-direct; do
+		like "$(jq -r ".methods[] | select(.name == \"$m\") | .reason" <<<"$js")" \
+			"xdp-forward not found in PATH" "router: without xdp-forward $m says why it skips"
+	done
 fi
 is "$(ns_left "$js")" "" "router: its namespaces are gone"
 is "$(pins)" "$pins0" "no pins left behind"
@@ -140,7 +142,7 @@ is "$(pins)" "$pins0" "no pins left behind"
 is "$("$BPFWD" -j bench list | jq -r 'map(.name) | index("bridge") != null and index("br-tc") == null')" \
 	true "bench list: the cross-connect rows"
 is "$("$BPFWD" -j bench list topology router | jq -r 'map(.name) | join(",")')" \
-	"kernel-forward,route-tc,route-tcx,route-xdp,xdp-forward-fib" "bench list topology router"
+	"kernel-forward,route-tc,route-tcx,route-xdp,xdp-forward-fib,xdp-forward-fib-direct" "bench list topology router"
 
 # 4. bad input
 usage() {
