@@ -67,6 +67,8 @@ healed() {
 run_case() {
 	local name=$1
 	shift
+	# ONLY=NAME runs one case
+	[ -n "${ONLY:-}" ] && [ "$ONLY" != "$name" ] && return
 	: >"$LOG"
 	if [ "$1" = xdp ]; then xtopo; else topo; fi || die "$name: topology"
 	shift
@@ -132,11 +134,11 @@ run_case() {
 	is "$(marks)" "(detached) " "$name: daemon gone, ingress made again: (detached)"
 	is "$(delivered "$sink" 20)" 0 "$name: daemon gone: nothing arrives"
 	bpfwd_ns "$dut" port flush
+	[ "${V:-0}" = 1 ] && sed 's/^/# /' "$LOG"
 	topo_del
 }
 
 run_case tc tc hook tc
-[ -n "${ONLY_TC:-}" ] && done_testing
 if has_tcx; then run_case tcx tc hook tcx; else skip "tcx: this kernel has no tcx (needs 6.6)"; fi
 run_case xdp xdp hook xdp
 run_case xdp-generic xdp hook xdp xdp-mode generic
