@@ -27,6 +27,7 @@
 #include <net/if.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <linux/rtnetlink.h>
 #include <libmnl/libmnl.h>
 
@@ -441,11 +442,14 @@ static void ports_link_event(const struct nlmsghdr *nlh)
 {
 	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
 	struct gone_dev g = { .ifindex = ifi->ifi_index, .name = "?" };
+	char name[IF_NAMESIZE];
 	struct nlattr *a;
 	struct table t;
 
 	dp.dirty = true;
-	if (nlh->nlmsg_type != RTM_DELLINK)
+	/* AF_BRIDGE: a port left its bridge; a device still there: not gone */
+	if (nlh->nlmsg_type != RTM_DELLINK || ifi->ifi_family == AF_BRIDGE ||
+	    if_indextoname(ifi->ifi_index, name))
 		return;
 	mnl_attr_for_each(a, nlh, sizeof(*ifi))
 		if (mnl_attr_get_type(a) == IFLA_IFNAME &&
