@@ -291,8 +291,18 @@ static int fix_port(const struct repair *r)
 	case FIX_DETACHED:
 		if (r->p.hook != BPFWD_HOOK_XDP)
 			return port_replace_cfg(&c);
-		err = port_del_ifindex(r->ifindex, false);
-		return err ? err : port_add_cfg(&c);
+		/* an XDP program that is not the port's: not ours to replace */
+		err = xdp_check_in(r->ifindex, r->in,
+				   c.xdp.xdp_mode == PORT_XDP_GENERIC);
+		if (!err)
+			err = port_del_ifindex(r->ifindex, false);
+		if (err)
+			return err;
+		err = port_add_cfg(&c);
+		if (err)
+			daemon_log("port %s: deleted to attach it again, its add failed: it is gone",
+				   r->in);
+		return err;
 	default:
 		return port_replace_cfg(&c);
 	}

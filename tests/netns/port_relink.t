@@ -10,7 +10,9 @@
 # daemon started later repairs what is broken by then.  A device of that
 # name made in another namespace is not the port's.  A daemon killed
 # leaves the ports as they are, and while it runs idle a command does
-# not wait for it (it holds the ports table's lock only to repair).
+# not wait for it (it holds the ports table's lock only to repair).  A
+# port whose program was removed from its device is attached again at
+# the next link event.
 source "$(dirname "$0")/../lib.sh"
 source "$TESTS_DIR/bridge_lib.sh"
 need_bpfwd
@@ -65,13 +67,14 @@ healed() {
 }
 
 run_case() {
-	local name=$1
+	local name=$1 hook
 	shift
 	# ONLY=NAME runs one case
 	[ -n "${ONLY:-}" ] && [ "$ONLY" != "$name" ] && return
 	: >"$LOG"
 	if [ "$1" = xdp ]; then xtopo; else topo; fi || die "$name: topology"
 	shift
+	hook=$2
 	GMAC=$(mac_of "$gen" g0)
 	SMAC=$(mac_of "$sink" s0)
 	bpfwd_ns "$dut" port add dev d0 to d1 "$@" || die "$name: port add"
@@ -107,6 +110,18 @@ run_case() {
 	## idle, the daemon holds no lock: a command goes through at once
 	out=$(timeout 5 "$BPFWD" -n "$dut" port replace dev d0 to d1 2>&1)
 	is "$?:$out" "0:" "$name: port replace while the daemon idles"
+
+	## its program removed from the same d0: a link event re-attaches it
+	case "$hook" in
+	tc) in_ns "$dut" tc filter del dev d0 ingress ;;
+	tcx) in_ns "$dut" bpftool link detach pinned "$(find /sys/fs/bpf/bpfwd -name "link_$(ifindex_of "$dut" d0)_ingress")" ;;
+	xdp) ip -n "$dut" link set dev d0 xdpgeneric off; ip -n "$dut" link set dev d0 xdpdrv off ;;
+	esac
+	ip -n "$dut" link set dev d0 mtu 1400
+	check "$name: program removed: attached again" healed
+	is "$(delivered "$sink" 20)" 20 "$name: program removed: forwards again"
+	like "$(cat "$LOG")" "port d0: its program was not attached: attached again \\(hook $hook\\)" \
+		"$name: the daemon says so"
 
 	## a d1 or d0 in another namespace is not the port's
 	ip -n "$dut" link del d1
