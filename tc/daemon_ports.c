@@ -19,8 +19,9 @@
  *    act), port del and add (xdp, whose replace needs its program).
  *
  * Then it drops the lock.  A repair that failed is retried after 2 s,
- * then twice as long each time up to a minute; one that waits for a
- * device says so once.  Devices are looked up in the daemon's own
+ * then twice as long each time up to a minute, and at once on a link
+ * event of its devices (up, carrier); one that waits for a device says
+ * so once.  Devices are looked up in the daemon's own
  * namespace: a device of that name elsewhere is not the port's.
  */
 #include <errno.h>
@@ -414,6 +415,20 @@ static void ports_tick(bool overflow)
 	opts.cmd = cmd;
 }
 
+/* A link event of a device that a failed repair is for (it came up, got
+ * its carrier): that repair is tried again at once.
+ */
+static void retry_now(uint32_t ifindex)
+{
+	int i;
+
+	for (i = 0; i < dp.npend; i++)
+		if (dp.pend[i].fix != FIX_WAIT &&
+		    (dp.pend[i].in_now == ifindex ||
+		     dp.pend[i].out_now == ifindex))
+			dp.pend[i].next = 0;
+}
+
 /* RTM_DELLINK of a port's device or target: what happens now. */
 struct gone_dev {
 	uint32_t ifindex;
@@ -457,6 +472,8 @@ static void ports_link_event(const struct nlmsghdr *nlh)
 	struct table t;
 
 	dp.dirty = true;
+	if (nlh->nlmsg_type == RTM_NEWLINK)
+		retry_now(ifi->ifi_index);
 	/* AF_BRIDGE: a port left its bridge; a device still there: not gone */
 	if (nlh->nlmsg_type != RTM_DELLINK || ifi->ifi_family == AF_BRIDGE ||
 	    if_indextoname(ifi->ifi_index, name))
