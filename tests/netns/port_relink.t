@@ -8,8 +8,8 @@
 # and xdp (native, generic, mode map), and port show drops its
 # (target gone) / (detached).  Without the daemon it does not, and the
 # daemon started later repairs what is broken by then.  A device of that
-# name made in another namespace is not the port's.  A daemon killed
-# leaves the ports as they are, and while it runs idle a command does
+# name made in another namespace is not the port's.  A daemon stopped
+# (SIGTERM) or killed leaves the ports as they are, and while it runs idle a command does
 # not wait for it (it holds the ports table's lock only to repair).  A
 # port whose program was removed from its device is attached again at
 # the next link event.
@@ -67,7 +67,7 @@ healed() {
 }
 
 run_case() {
-	local name=$1 hook
+	local name=$1 hook sig
 	shift
 	# ONLY=NAME runs one case
 	[ -n "${ONLY:-}" ] && [ "$ONLY" != "$name" ] && return
@@ -141,10 +141,15 @@ run_case() {
 	check "$name: both back here: repaired" healed
 	is "$(delivered "$sink" 20)" 20 "$name: both back: forwards again"
 
-	## killed, the daemon leaves the ports as they are
-	br_daemon_stop KILL
-	is "$(marks)" "" "$name: daemon killed: port as it was"
-	is "$(delivered "$sink" 20)" 20 "$name: daemon killed: still forwards"
+	## stopped (TERM, or KILL on the XDP cases), the daemon leaves the
+	## ports as they are
+	sig=TERM
+	[ "$hook" = xdp ] && sig=KILL
+	br_daemon_stop "$sig"
+	[ "$sig" = TERM ] && like "$(cat "$LOG")" "stopping on signal 15: .*ports stay as they are" \
+		"$name: SIGTERM: the daemon says the ports stay"
+	is "$(marks)" "" "$name: daemon stopped ($sig): port as it was"
+	is "$(delivered "$sink" 20)" 20 "$name: daemon stopped ($sig): still forwards"
 	relink_ingress
 	is "$(marks)" "(detached) " "$name: daemon gone, ingress made again: (detached)"
 	is "$(delivered "$sink" 20)" 0 "$name: daemon gone: nothing arrives"
