@@ -393,6 +393,8 @@ static void scan(void)
 	if (!plan_all(&pl, true))
 		run(&pl);
 	pin_dir_unlock_all();
+	if (pl.n == MAX_REPAIRS)
+		dp.dirty = true;	/* more than a look takes: the rest next */
 forget:
 	/* ports that need nothing any more, or are gone */
 	for (i = 0; i < dp.npend; i++)
