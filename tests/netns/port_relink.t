@@ -5,14 +5,14 @@
 # Devices that come back under a port (issue 13): with bpfwd daemon
 # running, a port whose target veth (d1) or ingress veth (d0) is deleted
 # and made again with the same name forwards again, for hooks tc, tcx
-# and xdp (native, generic, mode map), and port show drops its
-# (target gone) / (detached).  Without the daemon it does not, and the
-# daemon started later repairs what is broken by then.  A device of that
-# name made in another namespace is not the port's.  A daemon stopped
-# (SIGTERM) or killed leaves the ports as they are, and while it runs idle a command does
-# not wait for it (it holds the ports table's lock only to repair).  A
+# and xdp (native, generic, modes map and cpumap), as it was added, and
+# port show drops its (target gone) / (detached).  Without the daemon it
+# does not, and the daemon started later repairs what is broken by then.
+# A device of that name made in another namespace is not the port's.  A
 # port whose program was removed from its device is attached again at
-# the next link event.
+# the next link event.  A daemon stopped (SIGTERM) or killed leaves the
+# ports as they are, and while it runs idle a command does not wait for
+# it (it holds the ports table's lock only to repair).
 source "$(dirname "$0")/../lib.sh"
 source "$TESTS_DIR/bridge_lib.sh"
 need_bpfwd
@@ -67,7 +67,7 @@ healed() {
 }
 
 run_case() {
-	local name=$1 hook sig
+	local name=$1 hook sig line0
 	shift
 	# ONLY=NAME runs one case
 	[ -n "${ONLY:-}" ] && [ "$ONLY" != "$name" ] && return
@@ -79,6 +79,7 @@ run_case() {
 	SMAC=$(mac_of "$sink" s0)
 	bpfwd_ns "$dut" port add dev d0 to d1 "$@" || die "$name: port add"
 	is "$(delivered "$sink" 20)" 20 "$name: forwards"
+	line0=$(bpfwd_ns "$dut" port show dev d0)
 
 	## no daemon: nothing comes back
 	relink_target
@@ -104,6 +105,7 @@ run_case() {
 	like "$(cat "$LOG")" "port d0: d0 \\(if[0-9]+\\) is gone, its program with it" \
 		"$name: the ingress's loss is logged"
 	is "$(bpfwd_ns "$dut" -j port show | jq length)" 1 "$name: one port (the old entry went)"
+	is "$(bpfwd_ns "$dut" port show dev d0)" "$line0" "$name: the port as it was added"
 	is "$(bpfwd_ns "$dut" -j port show | jq -c '.[0] | [.dev, .ifindex, .to, .to_ifindex, .attached]')" \
 		"[\"d0\",$(ifindex_of "$dut" d0),\"d1\",$(ifindex_of "$dut" d1),true]" "$name: on the new d0, to the new d1"
 
@@ -163,5 +165,6 @@ if has_tcx; then run_case tcx tc hook tcx; else skip "tcx: this kernel has no tc
 run_case xdp xdp hook xdp
 run_case xdp-generic xdp hook xdp xdp-mode generic
 run_case xdp-map xdp hook xdp mode map
+run_case xdp-cpumap xdp hook xdp cpus 1 qsize 512
 
 done_testing
