@@ -35,13 +35,13 @@ relink_target() {
 }
 
 # relink_ingress: the same for d0 and g0, tx checksumming off at g0 (XDP
-# would drop its partial checksums)
+# would drop its partial checksums), GRO on (a flood port is a target)
 relink_ingress() {
 	ip -n "$dut" link del d0 2>/dev/null
 	ip -n "$dut" link add d0 numtxqueues 1 numrxqueues 1 type veth peer g0 \
 		address "$GMAC" numtxqueues 1 numrxqueues 1 netns "$gen" ||
 		die "make d0/g0 again"
-	in_ns "$gen" ethtool -K g0 tx off >/dev/null
+	in_ns "$gen" ethtool -K g0 tx off gro on >/dev/null
 	ip -n "$gen" addr add 192.0.2.1/24 dev g0
 	ip -n "$gen" neigh replace 192.0.2.2 lladdr "$SMAC" dev g0 nud permanent
 	ip -n "$gen" link set g0 up
@@ -166,5 +166,33 @@ run_case xdp xdp hook xdp
 run_case xdp-generic xdp hook xdp xdp-mode generic
 run_case xdp-map xdp hook xdp mode map
 run_case xdp-cpumap xdp hook xdp cpus 1 qsize 512
+
+# mode flood (no target): the ingress made again keeps its flood group
+flood_case() {
+	local line0 i
+	[ -n "${ONLY:-}" ] && [ "$ONLY" != xdp-flood ] && return
+	: >"$LOG"
+	xtopo || die "xdp-flood: topology"
+	in_ns "$gen" ethtool -K g0 gro on >/dev/null
+	GMAC=$(mac_of "$gen" g0)
+	SMAC=$(mac_of "$sink" s0)
+	bpfwd_ns "$dut" port add dev d0 hook xdp mode flood group 3 || die "xdp-flood: port add d0"
+	bpfwd_ns "$dut" port add dev d1 hook xdp mode flood group 3 fix-offload || die "xdp-flood: port add d1"
+	is "$(delivered "$sink" 20)" 20 "xdp-flood: forwards"
+	line0=$(bpfwd_ns "$dut" port show dev d0)
+	br_daemon_start "$dut"
+	relink_ingress
+	for ((i = 0; i < 100; i++)); do
+		[ -z "$(marks)" ] && break
+		sleep 0.1
+	done
+	is "$(bpfwd_ns "$dut" port show dev d0)" "$line0" "xdp-flood: ingress made again: the port as it was, group 3"
+	is "$(delivered "$sink" 20)" 20 "xdp-flood: forwards again"
+	br_daemon_stop
+	bpfwd_ns "$dut" port flush
+	[ "${V:-0}" = 1 ] && sed 's/^/# /' "$LOG"
+	topo_del
+}
+flood_case
 
 done_testing
