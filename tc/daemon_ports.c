@@ -110,8 +110,9 @@ static void target_now(struct table *t, struct repair *r)
 		r->out[0] = '\0';
 }
 
-/* What the port on @ifindex needs.  A device renamed under a port is
- * not followed: the port stays on it.
+/* What the port on @ifindex needs.  A device renamed under a port keeps
+ * it (and it goes by the new name): a new device of the old name is not
+ * the port's.
  */
 static enum fix plan_one(struct table *t, uint32_t ifindex,
 			 const struct bpfwd_port *p, struct repair *r)
@@ -127,8 +128,8 @@ static enum fix plan_one(struct table *t, uint32_t ifindex,
 	    !port_owned(t, p) || port_name_get(t, ifindex, r->in))
 		return FIX_NONE;
 	gone = !if_indextoname(ifindex, name);
-	if (!gone && strcmp(name, r->in))
-		return FIX_NONE;
+	if (!gone)
+		memcpy(r->in, name, sizeof(r->in));
 	r->in_now = gone ? if_nametoindex(r->in) : ifindex;
 	if (!r->in_now)
 		return FIX_NONE;	/* waits for it (DELLINK said so) */
@@ -257,7 +258,7 @@ static int cfg_of(const struct repair *r, struct port_cfg *c)
 	if (p->flags & BPFWD_F_CPU_PASS)
 		c->xdp.then = PORT_THEN_PASS;
 	if (table_open_read(&t, false))
-		return -ENOENT;
+		return -EIO;
 	if (p->mode == BPFWD_MODE_CPUMAP) {
 		err = xdp_cpus_get(&t, p->slot, &c->xdp.cpus);
 		if (!err && !c->xdp.cpus.count)
@@ -281,8 +282,9 @@ static int fix_port(const struct repair *r)
 		return port_del_ifindex(r->ifindex, false);
 	err = cfg_of(r, &c);
 	if (err) {
-		daemon_log("port %s: its CPU list is gone: port del and add it",
-			   r->in);
+		daemon_log("port %s: %s", r->in, err == -ENOENT ?
+			   "its CPU list is gone: port del and add it" :
+			   "cannot read its table");
 		return err;
 	}
 	switch (r->fix) {
