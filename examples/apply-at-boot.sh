@@ -10,6 +10,11 @@
 # as the file says, so it can run again at any time (systemctl reload
 # bpfwd) and only changes what changed.
 #
+# Devices that are deleted and made again under a port (a container's
+# veth when it restarts, a re-plugged USB NIC) are bpfwd daemon's: it
+# runs after apply (bpfwd-daemon.service) and re-attaches a port when a
+# device with the name of its ingress or target comes back.
+#
 # This script installs a new configuration the careful way: it applies
 # FILE first, and only when every line applied does it copy FILE to
 # /etc/bpfwd/bpfwd.conf (the old one kept as bpfwd.conf.old) and enable
@@ -25,8 +30,11 @@
 #                                            applies a file in the dut, sends
 #                                            counted UDP through, then loses
 #                                            the ports as a reboot does and
-#                                            applies the file again, twice,
-#                                            and removes everything
+#                                            applies the file again, twice;
+#                                            then runs the daemon and makes
+#                                            the sink's veth again, as a
+#                                            container restart does, and
+#                                            removes everything
 # Environment: BPFWD (default: ../build/bpfwd next to this script, then
 # the installed one), CONF (default /etc/bpfwd/bpfwd.conf), N (datagrams
 # of the namespace run, default 100).
@@ -35,6 +43,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/example-lib.sh"
 
 CONF=${CONF:-/etc/bpfwd/bpfwd.conf}
 N=${N:-100}
+DAEMON=
 
 # install_conf FILE: FILE becomes $CONF, the old one $CONF.old
 install_conf() {
@@ -74,6 +83,50 @@ real_file() {
 	enable_unit
 }
 
+# stops the daemon before the namespaces go
+daemon_cleanup() {
+	local rc=$?
+
+	if [ -n "$DAEMON" ]; then
+		kill "$DAEMON" 2>/dev/null
+		wait "$DAEMON" 2>/dev/null
+	fi
+	ex_cleanup "$rc"
+}
+
+# port_marks NS: the ports of NS that are (detached) or (target gone)
+port_marks() {
+	bp "$1" port show | grep -c '(detached)\|(target gone)'
+}
+
+# replug LOG: bpfwd daemon in the dut (its log in LOG), then the sink's
+# veth d1/s0 deleted and made again with the same names, as a container
+# restart does; the daemon points d0's port at the new d1
+replug() {
+	local log=$1 i
+
+	trap daemon_cleanup EXIT
+	echo "# bpfwd -n $dut daemon &    (bpfwd-daemon.service, after apply)"
+	"$BPFWD" -n "$dut" daemon 2>"$log" &
+	DAEMON=$!
+	sleep 0.5
+	echo "# ip link del d1    (the sink's container stops)"
+	ip -n "$dut" link del d1
+	show "$dut" port show
+	echo "# ip link add d1 type veth peer s0 ...    (it starts again)"
+	veth "$dut" d1 "$sink" s0
+	ip -n "$sink" addr add 192.0.2.2/24 dev s0
+	ip -n "$gen" neigh replace 192.0.2.2 dev g0 nud permanent \
+		lladdr "$(ip -n "$sink" -j link show s0 | jq -r '.[0].address')"
+	for ((i = 0; i < 50; i++)); do
+		[ "$(port_marks "$dut")" = 0 ] && break
+		sleep 0.1
+	done
+	echo "# (the daemon's log)"
+	grep 'port d' "$log"
+	show "$dut" port show
+}
+
 namespaces() {
 	local dir got ok=0
 
@@ -103,6 +156,11 @@ namespaces() {
 	show "$dut" apply "$dir/bpfwd.conf" || ok=1
 	got=$(udp_through "$gen" 192.0.2.2 "$N" "$sink")
 	echo "sink received $got of $N UDP datagrams after the reboot"
+	[ "$got" = "$N" ] || ok=1
+	replug "$dir/daemon.log"
+	[ "$(port_marks "$dut")" = 0 ] || ok=1
+	got=$(udp_through "$gen" 192.0.2.2 "$N" "$sink")
+	echo "sink received $got of $N UDP datagrams after the restart"
 	[ "$got" = "$N" ] || ok=1
 	rm -rf "$dir"
 	return $ok

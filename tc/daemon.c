@@ -8,10 +8,13 @@
  * lib/brmirror.c.  Stopping it marks the bridges out of sync, so the
  * fast path passes every frame to the bridge at once; a daemon killed
  * outright stops the fast path when its heartbeat is three seconds old.
+ * Along, it re-attaches the namespace's ports whose devices come back
+ * (daemon_ports.c); those stay as they are when it stops.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "daemon_ports.h"
 #include "objects.h"
 #include "lib/brmirror.h"
 #include "lib/params.h"
@@ -44,7 +47,7 @@ int do_daemon(int argc, char **argv)
 	setvbuf(stderr, NULL, _IOLBF, 0);
 	stop_signal = 0;
 	signals_catch(&saved, false);
-	err = brmirror_run();
+	err = brmirror_run(&daemon_ports);
 	signals_restore(&saved);
 	return err ? BPFWD_EXIT_FAIL : BPFWD_EXIT_OK;
 }

@@ -201,6 +201,16 @@ static void pick_hook(struct port_cfg *c, const struct spec_parse *ps)
 	}
 }
 
+/* The names of the port's devices, for port show and del of a port
+ * whose device is gone, and for the daemon to re-attach it.
+ */
+static void names_put(struct table *t, const struct port_cfg *c)
+{
+	port_name_put(t, c->in, c->dev);
+	if (c->to)
+		port_target_name_put(t, c->in, c->to);
+}
+
 /* Writes the new entry, then lets the hook attach; a stock table entry
  * of another namespace's is refused.  Returns 0 or -errno (reported).
  */
@@ -230,7 +240,7 @@ static int add_entry(struct table *t, struct port_cfg *c,
 		p_err("%s: write table %s: %s", c->dev, t->dir, strerror(-err));
 		return err;
 	}
-	port_name_put(t, c->in, c->dev);
+	names_put(t, c);
 	err = ops->attach(t, c, p);
 	if (err) {
 		port_delete(t, c->in);
@@ -357,7 +367,7 @@ static int replace_found(struct port_cfg *c, const struct spec_parse *ps,
 	if (!err)
 		err = ops->replace(t, c, old);
 	if (!err)
-		port_name_put(t, c->in, c->dev);
+		names_put(t, c);
 	if (!err)
 		pr_info("%s: port to %s, mode %s, hook %s", c->dev,
 			c->to ?: "-", port_mode_name(c->mode), ops->name);

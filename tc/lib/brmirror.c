@@ -46,10 +46,11 @@ struct mirror {
 	/* ports the checks refused: logged once */
 	uint32_t refused[64];
 	int nrefused;
+	const struct daemon_follower *f;
+	bool overflow;		/* for f: events were lost */
 };
 
-static void logmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void logmsg(const char *fmt, ...)
+void daemon_log(const char *fmt, ...)
 {
 	char ts[32];
 	time_t t = time(NULL);
@@ -62,6 +63,8 @@ static void logmsg(const char *fmt, ...)
 	fputc('\n', stderr);
 	va_end(ap);
 }
+
+#define logmsg daemon_log
 
 static uint64_t mono_ns(void)
 {
@@ -417,14 +420,18 @@ static void read_events(struct mirror *d)
 			if (errno == ENOBUFS) {
 				logmsg("events overflowed: resync");
 				d->resync = true;
+				d->overflow = true;
 				continue;
 			}
 			break;
 		}
-		if (!d->open)
-			continue;
-		for (; mnl_nlmsg_ok(m, len); m = mnl_nlmsg_next(m, &len))
-			event(d, m);
+		for (; mnl_nlmsg_ok(m, len); m = mnl_nlmsg_next(m, &len)) {
+			if (d->f && (m->nlmsg_type == RTM_NEWLINK ||
+				     m->nlmsg_type == RTM_DELLINK))
+				d->f->link_event(m);
+			if (d->open)
+				event(d, m);
+		}
 	}
 }
 
@@ -531,13 +538,14 @@ bool brmirror_running(void)
 	return fd == -EADDRINUSE;
 }
 
-int brmirror_run(void)
+int brmirror_run(const struct daemon_follower *f)
 {
 	static struct mirror d;
 	struct pollfd pfd;
 	int lock, err;
 
 	memset(&d, 0, sizeof(d));
+	d.f = f;
 	lock = claim_socket();
 	if (lock < 0) {
 		p_err("%s", lock == -EADDRINUSE ?
@@ -561,6 +569,10 @@ int brmirror_run(void)
 			refresh(&d);
 			d.last_refresh = now();
 		}
+		/* outside the bridge maps' lock: it takes the ports' */
+		if (f)
+			f->tick(d.overflow);
+		d.overflow = false;
 		if (poll(&pfd, 1, 1000) > 0) {
 			if (d.open)
 				brmaps_lock(&d.m);
@@ -569,7 +581,7 @@ int brmirror_run(void)
 				brmaps_unlock(&d.m);
 		}
 	}
-	logmsg("stopping on signal %d: bridges pass everything now",
+	logmsg("stopping on signal %d: bridges pass everything now, ports stay as they are",
 	       (int)stop_signal);
 	if (d.open) {
 		brmaps_lock(&d.m);

@@ -14,11 +14,30 @@
 #define __BPFWD_BRMIRROR_H
 
 #include <stdbool.h>
+#include <linux/netlink.h>
+
+/* What else the daemon follows (tc/daemon_ports.c: the ports table),
+ * called from brmirror_run()'s loop.
+ */
+struct daemon_follower {
+	/* every RTM_NEWLINK and RTM_DELLINK of the namespace, as it comes
+	 * (the bridge maps' lock may be held: read, log, change nothing)
+	 */
+	void (*link_event)(const struct nlmsghdr *nlh);
+	/* once per turn of the loop (after events, and at least once a
+	 * second), no lock held; @overflow: events were lost since
+	 */
+	void (*tick)(bool overflow);
+};
 
 /* Runs until stop_signal is set; on the way out marks its bridges out of
- * sync, so the programs pass everything at once.  Returns 0 or -errno.
+ * sync, so the programs pass everything at once.  @f, if not NULL, is
+ * called along.  Returns 0 or -errno.
  */
-int brmirror_run(void);
+int brmirror_run(const struct daemon_follower *f);
+
+/* One line of the daemon's log on stderr: "bpfwd daemon HH:MM:SS: ...". */
+void daemon_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Whether a daemon runs in this namespace (it holds an abstract unix
  * socket named after bpfwd's, one per network namespace).

@@ -305,6 +305,12 @@ int pin_dir_lock(const char *dir)
 	return 0;
 }
 
+void pin_dir_unlock_all(void)
+{
+	while (nheld > 0)
+		close(held[--nheld].fd);
+}
+
 int pin_check_map(const char *path, enum bpf_map_type type, uint32_t key,
 		  uint32_t value, uint32_t max, bool *exists, bool warn)
 {

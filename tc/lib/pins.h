@@ -39,6 +39,10 @@ int mkdir_p(const char *path, mode_t mode);
  * -ENOENT, or another -errno.
  */
 int pin_dir_lock(const char *dir);
+/* Drops every lock pin_dir_lock() took: for the daemon, which changes
+ * tables now and then and must not hold them between.
+ */
+void pin_dir_unlock_all(void);
 
 /* Checks that the map pinned at @path has the given layout.  Returns 0
  * when it matches or nothing is pinned there (*exists tells which),

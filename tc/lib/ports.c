@@ -457,8 +457,9 @@ static int names_open(struct table *t, bool create)
 	fd = bpf_obj_get(path);
 	if (fd >= 0 || !create)
 		return fd < 0 ? -errno : fd;
+	/* a name for each port's device and one for its target */
 	fd = bpf_map_create(BPF_MAP_TYPE_HASH, BPFWD_MAP_NAMES, sizeof(__u32),
-			    IF_NAMESIZE, BPFWD_MAX_PORTS, &o);
+			    IF_NAMESIZE, 2 * BPFWD_MAX_PORTS, &o);
 	if (fd < 0)
 		return -errno;
 	/* a command that pinned it meanwhile: take that one */
@@ -471,7 +472,12 @@ static int names_open(struct table *t, bool create)
 	return fd;
 }
 
-int port_name_put(struct table *t, uint32_t ifindex, const char *name)
+/* The key of a port's target's name: the port's ifindex with the top
+ * bit set (ifindexes are positive ints).
+ */
+#define NAME_OF_TARGET	(1U << 31)
+
+static int name_put(struct table *t, uint32_t key, const char *name)
 {
 	char v[IF_NAMESIZE] = { 0 };
 	int fd, err;
@@ -483,31 +489,53 @@ int port_name_put(struct table *t, uint32_t ifindex, const char *name)
 	if (fd < 0)
 		return fd;
 	snprintf(v, sizeof(v), "%s", name);
-	err = bpf_map_update_elem(fd, &ifindex, v, 0) ? -errno : 0;
+	err = bpf_map_update_elem(fd, &key, v, 0) ? -errno : 0;
 	close(fd);
 	return err;
 }
 
-int port_name_get(struct table *t, uint32_t ifindex, char *name)
+static int name_get(struct table *t, uint32_t key, char *name)
 {
 	int fd = names_open(t, false), err;
 
 	if (fd < 0)
 		return -ENOENT;
-	err = bpf_map_lookup_elem(fd, &ifindex, name) ? -ENOENT : 0;
+	err = bpf_map_lookup_elem(fd, &key, name) ? -ENOENT : 0;
 	close(fd);
 	if (!err)
 		name[IF_NAMESIZE - 1] = '\0';
 	return err;
 }
 
+int port_name_put(struct table *t, uint32_t ifindex, const char *name)
+{
+	return name_put(t, ifindex, name);
+}
+
+int port_name_get(struct table *t, uint32_t ifindex, char *name)
+{
+	return name_get(t, ifindex, name);
+}
+
+int port_target_name_put(struct table *t, uint32_t ifindex, const char *name)
+{
+	return name_put(t, ifindex | NAME_OF_TARGET, name);
+}
+
+int port_target_name_get(struct table *t, uint32_t ifindex, char *name)
+{
+	return name_get(t, ifindex | NAME_OF_TARGET, name);
+}
+
 void port_name_del(struct table *t, uint32_t ifindex)
 {
+	uint32_t key = ifindex | NAME_OF_TARGET;
 	int fd = names_open(t, false);
 
 	if (fd < 0)
 		return;
 	bpf_map_delete_elem(fd, &ifindex);
+	bpf_map_delete_elem(fd, &key);
 	close(fd);
 }
 

@@ -111,7 +111,8 @@ enum port_target_state port_target_state(uint32_t ifindex);
 
 /* The names of the ports' devices, in a map beside the table
  * (bpfwd_names: ifindex -> name), so that a port whose device is gone
- * can still be named (port show, port del dev NAME).  The entry's ABI
+ * can still be named (port show, port del dev NAME) and the daemon can
+ * re-attach it to a device of that name that comes back.  The entry's ABI
  * stays as it is; a port without a name there (made by an older bpfwd,
  * or a command killed in between) is named by its ifindex.  Not in the
  * stock table's directory, which is tc's (hook none ports have none).
@@ -120,6 +121,12 @@ enum port_target_state port_target_state(uint32_t ifindex);
 int port_name_put(struct table *t, uint32_t ifindex, const char *name);
 /* 0 and @name (IF_NAMESIZE bytes), or -ENOENT */
 int port_name_get(struct table *t, uint32_t ifindex, char *name);
+/* The name of the target of the port on @ifindex when it was set (the
+ * daemon points the port at a device of that name that comes back).
+ */
+int port_target_name_put(struct table *t, uint32_t ifindex, const char *name);
+int port_target_name_get(struct table *t, uint32_t ifindex, char *name);
+/* Both names of the port on @ifindex. */
 void port_name_del(struct table *t, uint32_t ifindex);
 /* The port this namespace owns whose device was named @name and is
  * gone: 0 with @t open, *@ifindex and @p, or -ENOENT (no message).

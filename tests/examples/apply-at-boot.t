@@ -5,7 +5,8 @@
 # examples/apply-at-boot.sh does what its opening comment says: its
 # namespace run applies a file, forwards, loses the ports as a reboot
 # does, gets them back from the same file and a second apply changes
-# nothing; run on a file (in a namespace of this test, CONF in a temp
+# nothing, and with bpfwd daemon running the ports of a veth deleted and
+# made again forward again; run on a file (in a namespace of this test, CONF in a temp
 # dir) it applies and installs a good file, keeps the old one, and a
 # file that fails is not installed and the ports go back to CONF.
 source "$(dirname "$0")/../lib.sh"
@@ -19,6 +20,18 @@ like "$OUT" $'apply [^\n]*\nd0: added\nd1: added\nsink received 100 of 100' "nam
 like "$OUT" $'port show\n# bpfwd [^\n]* apply [^\n]*\nd0: added\nd1: added\n' "after the reboot: added again"
 like "$OUT" $'d0: unchanged\nd1: unchanged\nsink received 100 of 100 UDP datagrams after the reboot' \
 	"the second apply: unchanged, and traffic crosses"
+like "$OUT" 'd1 \(gone\) to d0 [^
+]*\(detached\)' "the veth deleted: d1 (gone) ... (detached)"
+like "$OUT" 'd0 to if[0-9]+ [^
+]*\(target gone\)' "the veth deleted: d0 ... (target gone)"
+like "$OUT" 'port d0: target d1 is back \(if[0-9]+\): the port sends there again' "the daemon repaired d0's target"
+like "$OUT" 'port d1: d1 is back \(if[0-9]+\): the port is attached again' "the daemon re-attached d1's port"
+after=${OUT##*"(the daemon's log)"}
+like "$after" 'd1 to d0 mode redirect hook [a-z]+ at ingress
+' "after the restart: d1's port as before"
+like "$after" 'd0 to d1 mode redirect hook [a-z]+ at ingress
+' "after the restart: d0's port as before"
+like "$after" 'sink received 100 of 100 UDP datagrams after the restart' "after the restart: traffic crosses"
 
 topo || die "topology"
 export CONF=$TMPDIR_T/etc/bpfwd.conf
