@@ -228,17 +228,26 @@ _Static_assert(__BPFWD_RT_MAX <= BPFWD_RT_REASONS, "route reasons");
  *
  * Pinned by name under <bpffs>/bpfwd/<netns cookie>/bridge/.  The daemon
  * (`bpfwd daemon`) mirrors the kernel's bridge state into them; the
- * programs br_tc / br_xdp read them and write only bpfwd_br_fdb.seen and
- * the counters.
+ * programs br_tc / br_xdp read them and write only bpfwd_br_fdb.seen,
+ * bpfwd_br_seen and the counters.
  */
 #define BPFWD_MAP_BR		"bpfwd_br"	  /* bridge ifindex -> bpfwd_br */
 #define BPFWD_MAP_BR_PORTS	"bpfwd_br_ports"  /* port ifindex -> bpfwd_br_port */
 #define BPFWD_MAP_BR_FDB	"bpfwd_br_fdb"	  /* fdb_key -> bpfwd_br_fdb */
 #define BPFWD_MAP_BR_STATS	"bpfwd_br_stats"  /* bridge slot -> stats */
 #define BPFWD_MAP_BR_SLOTS	"bpfwd_br_slots"  /* bridge slot -> bpfwd_br */
+#define BPFWD_MAP_BR_SEEN	"bpfwd_br_seen"	  /* ring of fdb_keys seen */
 
 #define BPFWD_BR_MAX_BRIDGES	64
 #define BPFWD_BR_MAX_FDB	131072
+/* bpfwd_br_seen, a RINGBUF: each record is the struct bpfwd_br_fdb_key
+ * of a source whose bpfwd_br_fdb.seen the fast path just moved on (at
+ * most once a second a source) and whose kernel entry ages; the daemon
+ * refreshes those, so its work follows the stations seen, not the size
+ * of the mirror.  When the ring is full the stamp stays old and the next
+ * frame from the source tries again.
+ */
+#define BPFWD_BR_SEEN_BYTES	(1U << 20)
 /* A heartbeat older than this makes every program pass everything. */
 #define BPFWD_BR_STALE_NS	3000000000ULL
 

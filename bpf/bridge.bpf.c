@@ -74,6 +74,12 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } bpfwd_br_stats SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, BPFWD_BR_SEEN_BYTES);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} bpfwd_br_seen SEC(".maps");
+
 /* A source's last-seen time is written at most this often. */
 #define SEEN_GRAIN_NS	1000000000ULL
 
@@ -102,6 +108,23 @@ static __always_inline void count(__u32 slot, __u32 reason, __u32 len)
 		s->c[reason]++;
 	if (reason == BPFWD_BRC_FORWARDED)
 		s->c[BPFWD_BRC_BYTES] += len;
+}
+
+/* Tells the daemon that a source whose kernel entry ages was seen.  The
+ * daemon drains the ring once a second; a quarter full wakes it sooner.
+ * False when the ring is full.
+ */
+static __always_inline bool seen_note(const struct bpfwd_br_fdb_key *k,
+				      __u32 flags)
+{
+	__u64 wake = BPF_RB_NO_WAKEUP;
+
+	if (flags & BPFWD_FDB_NO_AGE)
+		return true;
+	if (bpf_ringbuf_query(&bpfwd_br_seen, BPF_RB_AVAIL_DATA) >
+	    BPFWD_BR_SEEN_BYTES / 4)
+		wake = BPF_RB_FORCE_WAKEUP;
+	return !bpf_ringbuf_output(&bpfwd_br_seen, (void *)k, sizeof(*k), wake);
 }
 
 /* The source must be known on the ingress port.  Returns 0 or a reason.
@@ -133,7 +156,7 @@ static __always_inline __u32 check_src(struct bpfwd_br_fdb_key *k,
 			bpf_map_delete_elem(&bpfwd_br_fdb, k);
 		return BPFWD_BRC_MOVED_SRC;
 	}
-	if (now - s->seen > SEEN_GRAIN_NS)
+	if (now - s->seen > SEEN_GRAIN_NS && seen_note(k, s->flags))
 		s->seen = now;
 	return 0;
 }

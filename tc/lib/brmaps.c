@@ -47,6 +47,8 @@ static const struct map_layout br_maps[] = {
 	  offsetof(struct brmaps, stats_fd) },
 	{ BPFWD_MAP_BR_SLOTS, BPF_MAP_TYPE_ARRAY, 4, sizeof(struct bpfwd_br),
 	  BPFWD_BR_MAX_BRIDGES + 1, offsetof(struct brmaps, slots_fd) },
+	{ BPFWD_MAP_BR_SEEN, BPF_MAP_TYPE_RINGBUF, 0, 0, BPFWD_BR_SEEN_BYTES,
+	  offsetof(struct brmaps, seen_fd) },
 };
 
 static int *fd_of(struct brmaps *m, const struct map_layout *l)
@@ -413,8 +415,9 @@ int brstats_reset(struct brmaps *m, uint32_t bridge)
 	return err;
 }
 
-int brfdb_list(struct brmaps *m, uint32_t bridge,
-	       struct bpfwd_br_fdb_key *k, struct bpfwd_br_fdb *v, int max)
+/* The walk one entry at a time: two syscalls an entry. */
+static int fdb_walk(struct brmaps *m, uint32_t bridge,
+		    struct bpfwd_br_fdb_key *k, struct bpfwd_br_fdb *v, int max)
 {
 	struct bpfwd_br_fdb_key key, next;
 	struct bpfwd_br_fdb val;
@@ -436,6 +439,43 @@ int brfdb_list(struct brmaps *m, uint32_t bridge,
 		}
 		n++;
 	}
+	return n;
+}
+
+#define FDB_BATCH	4096
+
+/* A batch at a time (BPF_MAP_LOOKUP_BATCH, Linux 5.6): a walk of the
+ * whole mirror costs a syscall per FDB_BATCH entries.  Where the kernel
+ * has none, or a batch fails midway, the walk one by one.
+ */
+int brfdb_list(struct brmaps *m, uint32_t bridge,
+	       struct bpfwd_br_fdb_key *k, struct bpfwd_br_fdb *v, int max)
+{
+	static struct bpfwd_br_fdb_key bk[FDB_BATCH];
+	static struct bpfwd_br_fdb bv[FDB_BATCH];
+	LIBBPF_OPTS(bpf_map_batch_opts, o);
+	uint32_t in = 0, out = 0, cnt, i;
+	bool first = true;
+	int n = 0, err;
+
+	do {
+		cnt = FDB_BATCH;
+		err = bpf_map_lookup_batch(m->fdb_fd, first ? NULL : &in, &out,
+					   bk, bv, &cnt, &o);
+		if (err && err != -ENOENT)
+			return fdb_walk(m, bridge, k, v, max);
+		for (i = 0; i < cnt && i < FDB_BATCH; i++) {
+			if (bridge && bk[i].bridge != bridge)
+				continue;
+			if (n < max && k)
+				k[n] = bk[i];
+			if (n < max && v)
+				v[n] = bv[i];
+			n++;
+		}
+		in = out;
+		first = false;
+	} while (!err);
 	return n;
 }
 
