@@ -237,6 +237,7 @@ _Static_assert(__BPFWD_RT_MAX <= BPFWD_RT_REASONS, "route reasons");
 #define BPFWD_MAP_BR_STATS	"bpfwd_br_stats"  /* bridge slot -> stats */
 #define BPFWD_MAP_BR_SLOTS	"bpfwd_br_slots"  /* bridge slot -> bpfwd_br */
 #define BPFWD_MAP_BR_SEEN	"bpfwd_br_seen"	  /* ring of fdb_keys seen */
+#define BPFWD_MAP_BR_PSLOTS	"bpfwd_br_pslots" /* port slot -> bpfwd_br_port */
 
 #define BPFWD_BR_MAX_BRIDGES	64
 #define BPFWD_BR_MAX_FDB	131072
@@ -300,7 +301,13 @@ struct bpfwd_br {
 #define BPFWD_BR_STATE_LEARNING	2
 #define BPFWD_BR_STATE_FORWARDING 3
 
-/* Value of bpfwd_br_ports (key: the port's ifindex, __u32). */
+/* Value of bpfwd_br_ports (key: the port's ifindex, __u32), and of
+ * bpfwd_br_pslots (an ARRAY of BPFWD_MAX_PORTS + 1, key: the port's
+ * @pslot; all zero for a free slot), the copy the programs read: the
+ * program bpfwd attaches to a port has that port's slot as a load-time
+ * constant, and the fdb entries carry their port's slot, so neither port
+ * is a hash lookup.  A copy counts only when its @ifindex is the port's.
+ */
 struct bpfwd_br_port {
 	__u32 bridge;		/* ifindex of its bridge */
 	__u32 state;		/* STP state, BR_STATE_* */
@@ -308,7 +315,8 @@ struct bpfwd_br_port {
 	__u32 mtu;
 	__u32 hook;		/* enum bpfwd_hook bpfwd attached with */
 	__u32 slot;		/* its bridge's bpfwd_br.slot */
-	__u32 __pad[2];
+	__u32 ifindex;		/* the port's own */
+	__u32 pslot;		/* its index in bpfwd_br_pslots, 1.. */
 };
 
 /* Key of bpfwd_br_fdb.  @mac holds the address in its first six bytes
@@ -341,6 +349,10 @@ struct bpfwd_br_fdb {
 				 * as a source (0: never); the daemon refreshes
 				 * the kernel's entry from it
 				 */
+	__u32 pslot;		/* the port's bpfwd_br_port.pslot (0: none:
+				 * frames to it go through the bridge)
+				 */
+	__u32 __pad;
 };
 
 /* Indexes of bpfwd_br_stats.c[] (PERCPU_ARRAY indexed by the bridge's
@@ -377,7 +389,7 @@ struct bpfwd_br_stats {
 _Static_assert(sizeof(struct bpfwd_br) == 32, "bpfwd_br abi");
 _Static_assert(sizeof(struct bpfwd_br_port) == 32, "bpfwd_br_port abi");
 _Static_assert(sizeof(struct bpfwd_br_fdb_key) == 16, "bpfwd_br_fdb_key abi");
-_Static_assert(sizeof(struct bpfwd_br_fdb) == 16, "bpfwd_br_fdb abi");
+_Static_assert(sizeof(struct bpfwd_br_fdb) == 24, "bpfwd_br_fdb abi");
 _Static_assert(sizeof(struct bpfwd_br_stats) == 128, "bpfwd_br_stats abi");
 #endif
 /* ---- end bridge ---- */

@@ -52,6 +52,9 @@ struct mirror {
 	struct ring_buffer *seen_rb;
 	struct bpfwd_br_fdb_key *seen;
 	int nseen, maxseen;
+	/* ports' slots for the fdb entries, until the ports change */
+	struct { uint32_t ifindex, bridge, pslot; } pc[16];
+	int npc;
 	/* ports the checks refused: logged once */
 	uint32_t refused[64];
 	int nrefused;
@@ -158,6 +161,7 @@ static int port_seen(const struct brnl_port *np, void *data)
 			return 0;
 		logmsg("%s: joined bridge if%u: fast path attached (%s)", dev,
 		       np->master, br_hook_name(b.hook));
+		d->resync = true;	/* its fdb entries: its slot */
 		brport_get(&d->m, np->ifindex, &p);
 	}
 	if (w->nseen < MAX_PORTS)
@@ -247,6 +251,7 @@ static int sync_links(struct mirror *d)
 
 	memset(&w, 0, sizeof(w));
 	w.d = d;
+	d->npc = 0;
 	bridges_update(d);
 	err = brnl_dump_ports(port_seen, &w);
 	if (err) {
@@ -260,12 +265,34 @@ static int sync_links(struct mirror *d)
 
 /* ---- fdb ---- */
 
+/* The slot of @port if it is an attached port of @bridge, else 0. */
+static uint32_t port_slot(struct mirror *d, uint32_t port, uint32_t bridge)
+{
+	struct bpfwd_br_port p;
+	uint32_t slot;
+	int i;
+
+	for (i = 0; i < d->npc; i++)
+		if (d->pc[i].ifindex == port && d->pc[i].bridge == bridge)
+			return d->pc[i].pslot;
+	slot = !brport_get(&d->m, port, &p) && p.bridge == bridge ?
+		p.pslot : 0;
+	if (d->npc < (int)ARRAY_SIZE(d->pc)) {
+		d->pc[d->npc].ifindex = port;
+		d->pc[d->npc].bridge = bridge;
+		d->pc[d->npc++].pslot = slot;
+	}
+	return slot;
+}
+
 static int fdb_apply(struct mirror *d, const struct brnl_fdb *f)
 {
 	struct bpfwd_br_fdb_key k = { .bridge = f->bridge, .vlan = f->vlan,
 				      .mac = mac_key(f->mac) };
 	struct bpfwd_br_fdb v = { .port = f->port, .flags = f->flags }, old;
 
+	if (!f->del)
+		v.pslot = port_slot(d, f->port, f->bridge);
 	if (f->del) {
 		bpf_map_delete_elem(d->m.fdb_fd, &k);
 		return 0;
@@ -321,7 +348,8 @@ static int fdb_seen(const struct brnl_fdb *f, void *data)
 	p = s->n ? bsearch(&k, s->p, s->n, sizeof(*p), key_cmp) : NULL;
 	if (p) {
 		s->hit[p - s->p] = true;
-		if (p->v.port == f->port && p->v.flags == f->flags)
+		if (p->v.port == f->port && p->v.flags == f->flags &&
+		    p->v.pslot == port_slot(s->d, f->port, f->bridge))
 			return 0;	/* as it is: nothing to write */
 	}
 	return fdb_apply(s->d, f);
@@ -562,6 +590,9 @@ static void tick(struct mirror *d)
 		return;
 	}
 	check_bridges(d);
+	/* first: a port that joins makes a resync (its entries get its slot) */
+	if (!d->resync && d->links_dirty)
+		sync_links(d);
 	if (d->resync) {
 		d->nbr = br_list(&d->m, d->br, MAX_BR);
 		if (d->nbr > MAX_BR)
@@ -575,8 +606,6 @@ static void tick(struct mirror *d)
 			d->last_resync = now();
 			d->last_beat = 0;
 		}
-	} else if (d->links_dirty) {
-		sync_links(d);
 	}
 	if (d->resync || now() - d->last_beat >= 0.5) {
 		if (!d->resync)
