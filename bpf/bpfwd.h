@@ -346,8 +346,9 @@ struct bpfwd_br_fdb {
 	__u32 port;		/* ifindex of the port; the bridge's for local */
 	__u32 flags;		/* BPFWD_FDB_* */
 	__u64 seen;		/* CLOCK_MONOTONIC ns the fast path last saw it
-				 * as a source (0: never); the daemon refreshes
-				 * the kernel's entry from it
+				 * as a source (0: never), from the coarse
+				 * clock (up to a tick behind); the daemon
+				 * refreshes the kernel's entry from it
 				 */
 	__u32 pslot;		/* the port's bpfwd_br_port.pslot (0: none:
 				 * frames to it go through the bridge)

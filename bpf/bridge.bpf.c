@@ -306,10 +306,13 @@ static __always_inline __u32 br_rule(void *data, void *data_end, __u32 in,
 		goto out;
 	}
 	slot = ip->slot;
-	now = bpf_ktime_get_ns();
+	/* the coarse clock: a load, not a clock read; behind the daemon's
+	 * CLOCK_MONOTONIC by a tick at most, hence the signed compare
+	 */
+	now = bpf_ktime_get_coarse_ns();
 	if (!(br->flags & BPFWD_BR_F_SYNC) ||
 	    !(ip->flags & BPFWD_BRP_SYNCED) ||
-	    now - br->heartbeat > BPFWD_BR_STALE_NS) {
+	    (__s64)(now - br->heartbeat) > (__s64)BPFWD_BR_STALE_NS) {
 		reason = BPFWD_BRC_STALE;
 		goto out;
 	}
