@@ -430,7 +430,10 @@ static int seen_add(void *ctx, void *data, size_t len)
 	struct mirror *d = ctx;
 	struct bpfwd_br_fdb_key *k;
 
-	if (len < sizeof(*k))
+	/* past a few per entry (no refresh for long: resyncs failing) the
+	 * rest waits for its next stamp
+	 */
+	if (len < sizeof(*k) || d->nseen >= 4 * BPFWD_BR_MAX_FDB)
 		return 0;
 	if (d->nseen == d->maxseen) {
 		int max = d->maxseen ? d->maxseen * 2 : 1024;
