@@ -4,9 +4,10 @@
  * The daemon's mirror (see brmirror.h).  Events are applied as they
  * come: fdb changes one by one, any link change by a new dump of the
  * bridge ports (a handful of ports, and membership, state and flags all
- * come as link messages).  A full resync runs when a bridge is added,
- * when the event socket overflowed and every 30 seconds; the programs
- * pass everything until the first one is done.  Steady state costs what
+ * come as link messages).  A full resync runs when a bridge is added or
+ * a port joins, when the event socket overflowed and, as a safety net,
+ * every RESYNC_S; the programs pass everything until the first one is
+ * done.  Steady state costs what
  * changed and what was seen, not the mirror's size: the fast path names
  * the sources it saw in a ring (bpfwd_br_seen), the refresh reads that,
  * and the resync reads the mirror a batch at a time and writes only the
@@ -33,7 +34,11 @@
 #include "brnl.h"
 #include "util.h"
 
-#define RESYNC_S	30.0
+/* The kernel's fdb dump restarts its walk at every 32 KB message, so a
+ * dump of N entries costs it O(N^2): 0.3 s of CPU at 100000.  Events and
+ * the overflow resync keep the mirror; this is only a safety net.
+ */
+#define RESYNC_S	300.0
 #define REFRESH_WINDOW_NS 2500000000ULL
 #define MAX_BR		BPFWD_BR_MAX_BRIDGES
 #define MAX_PORTS	BPFWD_MAX_PORTS
