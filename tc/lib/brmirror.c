@@ -7,11 +7,11 @@
  * come as link messages).  A full resync runs when a bridge is added or
  * a port joins, when the event socket overflowed and, as a safety net,
  * every RESYNC_S; the programs pass everything until the first one is
- * done.  Steady state costs what
- * changed and what was seen, not the mirror's size: the fast path names
- * the sources it saw in a ring (bpfwd_br_seen), the refresh reads that,
- * and the resync reads the mirror a batch at a time and writes only the
- * entries that differ from the kernel's.
+ * done.  Steady state costs what changed and what was seen, not the
+ * mirror's size: the fast path names the sources it saw in a ring
+ * (bpfwd_br_seen), the refresh reads that, and the resync reads the
+ * mirror a batch at a time and writes only the entries that differ from
+ * the kernel's.
  */
 #include <errno.h>
 #include <poll.h>
@@ -128,7 +128,8 @@ static void flush_refreshed(struct mirror *d, const struct bpfwd_br_port *p,
 	uint8_t mac[8];
 
 	if (k && v) {
-		n = brfdb_list(&d->m, p->bridge, k, v, n);
+		i = brfdb_list(&d->m, p->bridge, k, v, n);
+		n = i < n ? i : n;
 		for (i = 0; i < n; i++) {
 			if (v[i].port != ifindex || !v[i].seen ||
 			    (v[i].flags & BPFWD_FDB_NO_AGE))
@@ -374,7 +375,8 @@ static int fdb_snapshot(struct mirror *d, struct fdb_set *s)
 		free(v);
 		return -ENOMEM;
 	}
-	n = brfdb_list(&d->m, 0, k, v, n);
+	i = brfdb_list(&d->m, 0, k, v, n);
+	n = i < n ? i : n;	/* only the fast path writes, and only deletes */
 	for (i = 0; i < n; i++) {
 		s->p[i].k = k[i];
 		s->p[i].v = v[i];
@@ -478,7 +480,9 @@ static void seen_all(struct mirror *d)
 	struct bpfwd_br_fdb_key *k = calloc(n + 1, sizeof(*k));
 
 	if (k) {
-		n = brfdb_list(&d->m, 0, k, NULL, n);
+		int got = brfdb_list(&d->m, 0, k, NULL, n);
+
+		n = got < n ? got : n;
 		while (n-- > 0)
 			seen_add(d, &k[n], sizeof(*k));
 	}
