@@ -228,17 +228,27 @@ _Static_assert(__BPFWD_RT_MAX <= BPFWD_RT_REASONS, "route reasons");
  *
  * Pinned by name under <bpffs>/bpfwd/<netns cookie>/bridge/.  The daemon
  * (`bpfwd daemon`) mirrors the kernel's bridge state into them; the
- * programs br_tc / br_xdp read them and write only bpfwd_br_fdb.seen and
- * the counters.
+ * programs br_tc / br_xdp read them and write only bpfwd_br_fdb.seen,
+ * bpfwd_br_seen and the counters.
  */
 #define BPFWD_MAP_BR		"bpfwd_br"	  /* bridge ifindex -> bpfwd_br */
 #define BPFWD_MAP_BR_PORTS	"bpfwd_br_ports"  /* port ifindex -> bpfwd_br_port */
 #define BPFWD_MAP_BR_FDB	"bpfwd_br_fdb"	  /* fdb_key -> bpfwd_br_fdb */
 #define BPFWD_MAP_BR_STATS	"bpfwd_br_stats"  /* bridge slot -> stats */
 #define BPFWD_MAP_BR_SLOTS	"bpfwd_br_slots"  /* bridge slot -> bpfwd_br */
+#define BPFWD_MAP_BR_SEEN	"bpfwd_br_seen"	  /* ring of fdb_keys seen */
+#define BPFWD_MAP_BR_PSLOTS	"bpfwd_br_pslots" /* port slot -> bpfwd_br_port */
 
 #define BPFWD_BR_MAX_BRIDGES	64
 #define BPFWD_BR_MAX_FDB	131072
+/* bpfwd_br_seen, a RINGBUF: each record is the struct bpfwd_br_fdb_key
+ * of a source whose bpfwd_br_fdb.seen the fast path just moved on (at
+ * most once a second a source) and whose kernel entry ages; the daemon
+ * refreshes those, so its work follows the stations seen, not the size
+ * of the mirror.  When the ring is full the stamp stays old and the next
+ * frame from the source tries again.
+ */
+#define BPFWD_BR_SEEN_BYTES	(1U << 20)
 /* A heartbeat older than this makes every program pass everything. */
 #define BPFWD_BR_STALE_NS	3000000000ULL
 
@@ -291,7 +301,13 @@ struct bpfwd_br {
 #define BPFWD_BR_STATE_LEARNING	2
 #define BPFWD_BR_STATE_FORWARDING 3
 
-/* Value of bpfwd_br_ports (key: the port's ifindex, __u32). */
+/* Value of bpfwd_br_ports (key: the port's ifindex, __u32), and of
+ * bpfwd_br_pslots (an ARRAY of BPFWD_MAX_PORTS + 1, key: the port's
+ * @pslot; all zero for a free slot), the copy the programs read: the
+ * program bpfwd attaches to a port has that port's slot as a load-time
+ * constant, and the fdb entries carry their port's slot, so neither port
+ * is a hash lookup.  A copy counts only when its @ifindex is the port's.
+ */
 struct bpfwd_br_port {
 	__u32 bridge;		/* ifindex of its bridge */
 	__u32 state;		/* STP state, BR_STATE_* */
@@ -299,7 +315,8 @@ struct bpfwd_br_port {
 	__u32 mtu;
 	__u32 hook;		/* enum bpfwd_hook bpfwd attached with */
 	__u32 slot;		/* its bridge's bpfwd_br.slot */
-	__u32 __pad[2];
+	__u32 ifindex;		/* the port's own */
+	__u32 pslot;		/* its index in bpfwd_br_pslots, 1.. */
 };
 
 /* Key of bpfwd_br_fdb.  @mac holds the address in its first six bytes
@@ -329,9 +346,14 @@ struct bpfwd_br_fdb {
 	__u32 port;		/* ifindex of the port; the bridge's for local */
 	__u32 flags;		/* BPFWD_FDB_* */
 	__u64 seen;		/* CLOCK_MONOTONIC ns the fast path last saw it
-				 * as a source (0: never); the daemon refreshes
-				 * the kernel's entry from it
+				 * as a source (0: never), from the coarse
+				 * clock (up to a tick behind); the daemon
+				 * refreshes the kernel's entry from it
 				 */
+	__u32 pslot;		/* the port's bpfwd_br_port.pslot (0: none:
+				 * frames to it go through the bridge)
+				 */
+	__u32 __pad;
 };
 
 /* Indexes of bpfwd_br_stats.c[] (PERCPU_ARRAY indexed by the bridge's
@@ -368,7 +390,7 @@ struct bpfwd_br_stats {
 _Static_assert(sizeof(struct bpfwd_br) == 32, "bpfwd_br abi");
 _Static_assert(sizeof(struct bpfwd_br_port) == 32, "bpfwd_br_port abi");
 _Static_assert(sizeof(struct bpfwd_br_fdb_key) == 16, "bpfwd_br_fdb_key abi");
-_Static_assert(sizeof(struct bpfwd_br_fdb) == 16, "bpfwd_br_fdb abi");
+_Static_assert(sizeof(struct bpfwd_br_fdb) == 24, "bpfwd_br_fdb abi");
 _Static_assert(sizeof(struct bpfwd_br_stats) == 128, "bpfwd_br_stats abi");
 #endif
 /* ---- end bridge ---- */

@@ -20,6 +20,11 @@
  *   - the destination is in the mirror on another forwarding port of the
  *     same bridge, the pair is not isolated, the frame fits its MTU.
  *
+ * The ingress port's entry is read by the slot that bpfwd loads into the
+ * port's own copy of the program (in_pslot), the egress port's by the
+ * slot its fdb entry carries, each checked against the port's ifindex:
+ * the fdb is the only hash the rule looks in.
+ *
  * Every frame counts once, forwarded or passed with its reason.  A moved
  * station's entry is dropped from the mirror at once, so frames to it go
  * through the bridge until the daemon writes where it is now.  Never a
@@ -58,6 +63,15 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } bpfwd_br_ports SEC(".maps");
 
+/* the same entries by the port's slot: what the programs read */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, BPFWD_MAX_PORTS + 1);
+	__type(key, __u32);
+	__type(value, struct bpfwd_br_port);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} bpfwd_br_pslots SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, BPFWD_BR_MAX_FDB);
@@ -73,6 +87,17 @@ struct {
 	__type(value, struct bpfwd_br_stats);
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } bpfwd_br_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, BPFWD_BR_SEEN_BYTES);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} bpfwd_br_seen SEC(".maps");
+
+/* The slot of the port this copy of the program is attached to, set by
+ * bpfwd when it loads it; 0: any port, looked up by ifindex.
+ */
+const volatile __u32 in_pslot = 0;
 
 /* A source's last-seen time is written at most this often. */
 #define SEEN_GRAIN_NS	1000000000ULL
@@ -104,6 +129,23 @@ static __always_inline void count(__u32 slot, __u32 reason, __u32 len)
 		s->c[BPFWD_BRC_BYTES] += len;
 }
 
+/* Tells the daemon that a source whose kernel entry ages was seen.  The
+ * daemon drains the ring once a second; a quarter full wakes it sooner.
+ * False when the ring is full.
+ */
+static __always_inline bool seen_note(const struct bpfwd_br_fdb_key *k,
+				      __u32 flags)
+{
+	__u64 wake = BPF_RB_NO_WAKEUP;
+
+	if (flags & BPFWD_FDB_NO_AGE)
+		return true;
+	if (bpf_ringbuf_query(&bpfwd_br_seen, BPF_RB_AVAIL_DATA) >
+	    BPFWD_BR_SEEN_BYTES / 4)
+		wake = BPF_RB_FORCE_WAKEUP;
+	return !bpf_ringbuf_output(&bpfwd_br_seen, (void *)k, sizeof(*k), wake);
+}
+
 /* The source must be known on the ingress port.  Returns 0 or a reason.
  * A source the mirror has on another port is a station that moved: when
  * the bridge learns on this port it moves the entry too (br_fdb_update(),
@@ -133,7 +175,7 @@ static __always_inline __u32 check_src(struct bpfwd_br_fdb_key *k,
 			bpf_map_delete_elem(&bpfwd_br_fdb, k);
 		return BPFWD_BRC_MOVED_SRC;
 	}
-	if (now - s->seen > SEEN_GRAIN_NS)
+	if (now - s->seen > SEEN_GRAIN_NS && seen_note(k, s->flags))
 		s->seen = now;
 	return 0;
 }
@@ -149,6 +191,7 @@ static __always_inline __u32 check_dst(struct bpfwd_br_fdb_key *k,
 {
 	const struct bpfwd_br_port *op;
 	struct bpfwd_br_fdb *d;
+	__u32 pslot;
 
 	k->mac = mac_of(dst);
 	d = bpf_map_lookup_elem(&bpfwd_br_fdb, k);
@@ -161,8 +204,9 @@ static __always_inline __u32 check_dst(struct bpfwd_br_fdb_key *k,
 	*out = d->port;
 	if (*out == in)
 		return BPFWD_BRC_ISOLATION;	/* hairpin or a drop: the bridge's */
-	op = bpf_map_lookup_elem(&bpfwd_br_ports, out);
-	if (!op || op->bridge != ip->bridge ||
+	pslot = d->pslot;
+	op = bpf_map_lookup_elem(&bpfwd_br_pslots, &pslot);
+	if (!op || op->ifindex != *out || op->bridge != ip->bridge ||
 	    op->state != BPFWD_BR_STATE_FORWARDING ||
 	    (op->flags & (BPFWD_BRP_SYNCED | BPFWD_BRP_BACKUP)) !=
 		    BPFWD_BRP_SYNCED ||
@@ -228,6 +272,18 @@ static __always_inline __u32 check_nf(const struct bpfwd_br *br,
 	return 0;
 }
 
+/* The ingress port's entry: by this copy's slot, or by ifindex. */
+static __always_inline const struct bpfwd_br_port *in_port(__u32 in)
+{
+	const struct bpfwd_br_port *p;
+	__u32 pslot = in_pslot;
+
+	if (!pslot)
+		return bpf_map_lookup_elem(&bpfwd_br_ports, &in);
+	p = bpf_map_lookup_elem(&bpfwd_br_pslots, &pslot);
+	return p && p->ifindex == in ? p : NULL;
+}
+
 /* The rule.  Returns 0 with *out, the egress ifindex, or a reason; the
  * frame is counted for its bridge either way.
  */
@@ -242,7 +298,7 @@ static __always_inline __u32 br_rule(void *data, void *data_end, __u32 in,
 	__u32 reason, src, slot = 0;
 	__u64 now;
 
-	ip = bpf_map_lookup_elem(&bpfwd_br_ports, &in);
+	ip = in_port(in);
 	k.bridge = ip ? ip->bridge : 0;
 	br = ip ? bpf_map_lookup_elem(&bpfwd_br_slots, &ip->slot) : NULL;
 	if (!br || !br->slot || br->slot != ip->slot) {
@@ -250,10 +306,13 @@ static __always_inline __u32 br_rule(void *data, void *data_end, __u32 in,
 		goto out;
 	}
 	slot = ip->slot;
-	now = bpf_ktime_get_ns();
+	/* the coarse clock: a load, not a clock read; behind the daemon's
+	 * CLOCK_MONOTONIC by a tick at most, hence the signed compare
+	 */
+	now = bpf_ktime_get_coarse_ns();
 	if (!(br->flags & BPFWD_BR_F_SYNC) ||
 	    !(ip->flags & BPFWD_BRP_SYNCED) ||
-	    now - br->heartbeat > BPFWD_BR_STALE_NS) {
+	    (__s64)(now - br->heartbeat) > (__s64)BPFWD_BR_STALE_NS) {
 		reason = BPFWD_BRC_STALE;
 		goto out;
 	}

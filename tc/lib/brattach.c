@@ -56,21 +56,6 @@ static void fake_table(struct brmaps *m, struct table *t)
 	snprintf(t->dir, sizeof(t->dir), "%s", m->dir);
 }
 
-static int prog_fd(struct brmaps *m, bool xdp)
-{
-	char path[PATH_MAX];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", m->dir,
-		 xdp ? "prog_xdp" : "prog_tc");
-	fd = bpf_obj_get(path);
-	if (fd < 0) {
-		fd = -errno;
-		p_err("%s: %s", path, strerror(-fd));
-	}
-	return fd;
-}
-
 /* The id of our XDP program on @ifindex in that mode, or 0. */
 static uint32_t our_xdp(uint32_t ifindex, bool generic)
 {
@@ -148,14 +133,17 @@ int bridge_port_check(uint32_t ifindex, const struct bpfwd_br *b)
 	return 0;
 }
 
+/* Attaches a copy of the program of its own, the port's slot in it. */
 static int attach_one(struct brmaps *m, const struct bpfwd_br *b,
-		      uint32_t ifindex, const char *dev, bool *own_clsact)
+		      const struct bpfwd_br_port *p, const char *dev,
+		      bool *own_clsact)
 {
 	bool generic = b->flags & BPFWD_BR_F_XDP_GENERIC;
 	bool xdp = b->hook == BPFWD_HOOK_XDP;
+	uint32_t ifindex = p->ifindex;
 	struct attach_req r = { 0 };
 	struct table t;
-	int fd = prog_fd(m, xdp), err;
+	int fd = brmaps_prog(m, xdp, p->pslot), err;
 
 	if (fd < 0)
 		return fd;
@@ -181,12 +169,19 @@ int bridge_attach(struct brmaps *m, uint32_t bridge,
 		  const struct bpfwd_br *b, uint32_t ifindex)
 {
 	struct bpfwd_br_port p = { .bridge = bridge, .hook = b->hook,
-				   .slot = b->slot };
+				   .slot = b->slot, .ifindex = ifindex };
 	bool own = false;
 	char dev[IF_NAMESIZE];
 	int err;
 
 	ifname_of(ifindex, dev);
+	err = brport_slot_alloc(m);
+	if (err < 0) {
+		p_err("%s: no free port slot (%d ports at most)", dev,
+		      BPFWD_MAX_PORTS);
+		return err;
+	}
+	p.pslot = err;
 	if (b->hook == BPFWD_HOOK_XDP &&
 	    ((b->flags & BPFWD_BR_F_XDP_GENERIC) ||
 	     bridge_xdp_target_ok(ifindex, false)))
@@ -197,7 +192,7 @@ int bridge_attach(struct brmaps *m, uint32_t bridge,
 		p_err("%s: write port entry: %s", dev, strerror(-err));
 		return err;
 	}
-	err = attach_one(m, b, ifindex, dev, &own);
+	err = attach_one(m, b, &p, dev, &own);
 	if (err) {
 		brport_put(m, ifindex, NULL);
 		return err;

@@ -47,6 +47,11 @@ static const struct map_layout br_maps[] = {
 	  offsetof(struct brmaps, stats_fd) },
 	{ BPFWD_MAP_BR_SLOTS, BPF_MAP_TYPE_ARRAY, 4, sizeof(struct bpfwd_br),
 	  BPFWD_BR_MAX_BRIDGES + 1, offsetof(struct brmaps, slots_fd) },
+	{ BPFWD_MAP_BR_SEEN, BPF_MAP_TYPE_RINGBUF, 0, 0, BPFWD_BR_SEEN_BYTES,
+	  offsetof(struct brmaps, seen_fd) },
+	{ BPFWD_MAP_BR_PSLOTS, BPF_MAP_TYPE_ARRAY, 4,
+	  sizeof(struct bpfwd_br_port), BPFWD_MAX_PORTS + 1,
+	  offsetof(struct brmaps, pslots_fd) },
 };
 
 static int *fd_of(struct brmaps *m, const struct map_layout *l)
@@ -137,6 +142,37 @@ static int load_and_pin(struct brmaps *m)
 out:
 	bridge__destroy(skel);
 	return err;
+}
+
+int brmaps_prog(struct brmaps *m, bool xdp, uint32_t pslot)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = m->dir);
+	struct bridge *skel = bridge__open_opts(&oo);
+	struct bpf_program *p;
+	int err, fd;
+
+	if (!skel) {
+		err = -errno;
+		p_err("open bridge.o: %s", strerror(-err));
+		return err;
+	}
+	p = xdp ? skel->progs.br_xdp : skel->progs.br_tc;
+	bpf_program__set_type(p, xdp ? BPF_PROG_TYPE_XDP :
+				       BPF_PROG_TYPE_SCHED_CLS);
+	bpf_program__set_autoload(xdp ? skel->progs.br_tc : skel->progs.br_xdp,
+				  false);
+	skel->rodata->in_pslot = pslot;
+	err = bridge__load(skel);
+	if (err) {
+		p_err("load bridge.o: %s (bpfwd -vv shows the verifier log)",
+		      strerror(-err));
+		bridge__destroy(skel);
+		return err;
+	}
+	fd = dup(bpf_program__fd(p));
+	err = -errno;
+	bridge__destroy(skel);
+	return fd < 0 ? err : fd;
 }
 
 int brmaps_open(struct brmaps *m, bool create)
@@ -286,16 +322,54 @@ int brport_get(struct brmaps *m, uint32_t ifindex, struct bpfwd_br_port *p)
 	return bpf_map_lookup_elem(m->ports_fd, &ifindex, p) ? -errno : 0;
 }
 
+static bool pslot_ok(uint32_t pslot)
+{
+	return pslot && pslot <= BPFWD_MAX_PORTS;
+}
+
+/* The entry, and its copy by slot that the programs read: the copy goes
+ * first, comes last.
+ */
 int brport_put(struct brmaps *m, uint32_t ifindex,
 	       const struct bpfwd_br_port *p)
 {
+	struct bpfwd_br_port old, none = { 0 };
 	int err;
 
-	if (p)
-		return bpf_map_update_elem(m->ports_fd, &ifindex, p, 0) ?
-			-errno : 0;
+	if (p) {
+		if (bpf_map_update_elem(m->ports_fd, &ifindex, p, 0))
+			return -errno;
+		if (pslot_ok(p->pslot) &&
+		    bpf_map_update_elem(m->pslots_fd, &p->pslot, p, 0))
+			return -errno;
+		return 0;
+	}
+	if (!brport_get(m, ifindex, &old) && pslot_ok(old.pslot))
+		bpf_map_update_elem(m->pslots_fd, &old.pslot, &none, 0);
 	err = bpf_map_delete_elem(m->ports_fd, &ifindex) ? -errno : 0;
 	return err == -ENOENT ? 0 : err;
+}
+
+int brport_slot_alloc(struct brmaps *m)
+{
+	static struct bpfwd_br_port p[BPFWD_MAX_PORTS];
+	static uint32_t idx[BPFWD_MAX_PORTS];
+	static bool used[BPFWD_MAX_PORTS + 1];
+	int n = brport_list(m, 0, idx, p, BPFWD_MAX_PORTS), i;
+	struct bpfwd_br_port v;
+
+	memset(used, 0, sizeof(used));
+	for (i = 0; i < n && i < BPFWD_MAX_PORTS; i++)
+		if (pslot_ok(p[i].pslot))
+			used[p[i].pslot] = true;
+	for (i = 1; i <= BPFWD_MAX_PORTS; i++) {
+		/* nor one a copy still holds (a port half removed) */
+		if (used[i] ||
+		    (!bpf_map_lookup_elem(m->pslots_fd, &i, &v) && v.ifindex))
+			continue;
+		return i;
+	}
+	return -ENOSPC;
 }
 
 int brport_list(struct brmaps *m, uint32_t bridge, uint32_t *ifindex,
@@ -413,8 +487,9 @@ int brstats_reset(struct brmaps *m, uint32_t bridge)
 	return err;
 }
 
-int brfdb_list(struct brmaps *m, uint32_t bridge,
-	       struct bpfwd_br_fdb_key *k, struct bpfwd_br_fdb *v, int max)
+/* The walk one entry at a time: two syscalls an entry. */
+static int fdb_walk(struct brmaps *m, uint32_t bridge,
+		    struct bpfwd_br_fdb_key *k, struct bpfwd_br_fdb *v, int max)
 {
 	struct bpfwd_br_fdb_key key, next;
 	struct bpfwd_br_fdb val;
@@ -436,6 +511,43 @@ int brfdb_list(struct brmaps *m, uint32_t bridge,
 		}
 		n++;
 	}
+	return n;
+}
+
+#define FDB_BATCH	4096
+
+/* A batch at a time (BPF_MAP_LOOKUP_BATCH, Linux 5.6): a walk of the
+ * whole mirror costs a syscall per FDB_BATCH entries.  Where the kernel
+ * has none, or a batch fails midway, the walk one by one.
+ */
+int brfdb_list(struct brmaps *m, uint32_t bridge,
+	       struct bpfwd_br_fdb_key *k, struct bpfwd_br_fdb *v, int max)
+{
+	static struct bpfwd_br_fdb_key bk[FDB_BATCH];
+	static struct bpfwd_br_fdb bv[FDB_BATCH];
+	LIBBPF_OPTS(bpf_map_batch_opts, o);
+	uint32_t in = 0, out = 0, cnt, i;
+	bool first = true;
+	int n = 0, err;
+
+	do {
+		cnt = FDB_BATCH;
+		err = bpf_map_lookup_batch(m->fdb_fd, first ? NULL : &in, &out,
+					   bk, bv, &cnt, &o);
+		if (err && err != -ENOENT)
+			return fdb_walk(m, bridge, k, v, max);
+		for (i = 0; i < cnt && i < FDB_BATCH; i++) {
+			if (bridge && bk[i].bridge != bridge)
+				continue;
+			if (n < max && k)
+				k[n] = bk[i];
+			if (n < max && v)
+				v[n] = bv[i];
+			n++;
+		}
+		in = out;
+		first = false;
+	} while (!err);
 	return n;
 }
 

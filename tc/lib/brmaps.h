@@ -5,7 +5,8 @@
  * `bpfwd daemon`:
  *
  *   <root>/bpfwd/<netns cookie>/bridge/
- *       bpfwd_br, bpfwd_br_ports, bpfwd_br_fdb, bpfwd_br_stats   maps
+ *       bpfwd_br, bpfwd_br_ports, bpfwd_br_fdb, bpfwd_br_stats,
+ *       bpfwd_br_slots, bpfwd_br_seen, bpfwd_br_pslots          maps
  *       prog_tc, prog_xdp                                       programs
  *       link_<ifindex>_ingress                                  tcx links
  *
@@ -27,6 +28,8 @@ struct brmaps {
 	int fdb_fd;		/* bpfwd_br_fdb */
 	int stats_fd;		/* bpfwd_br_stats */
 	int slots_fd;		/* bpfwd_br_slots */
+	int seen_fd;		/* bpfwd_br_seen */
+	int pslots_fd;		/* bpfwd_br_pslots */
 	int lock_fd;		/* the directory, flock()ed */
 	char dir[PATH_MAX];
 };
@@ -57,6 +60,12 @@ int brport_put(struct brmaps *m, uint32_t ifindex,
 /* Ports of @bridge (all bridges for 0): returns how many, fills @max. */
 int brport_list(struct brmaps *m, uint32_t bridge, uint32_t *ifindex,
 		struct bpfwd_br_port *p, int max);
+/* A free bpfwd_br_pslots slot for a new port (1..), or -ENOSPC. */
+int brport_slot_alloc(struct brmaps *m);
+/* A copy of the tc (or XDP) program for the port of slot @pslot, on the
+ * pinned maps: an fd, or -errno with a message.
+ */
+int brmaps_prog(struct brmaps *m, bool xdp, uint32_t pslot);
 /* A free bpfwd_br_stats slot for a new bridge (1..), or -ENOSPC. */
 int br_slot_alloc(struct brmaps *m);
 /* Counters of @bridge (0: frames on no bridge's port) summed over CPUs;

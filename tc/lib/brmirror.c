@@ -4,9 +4,14 @@
  * The daemon's mirror (see brmirror.h).  Events are applied as they
  * come: fdb changes one by one, any link change by a new dump of the
  * bridge ports (a handful of ports, and membership, state and flags all
- * come as link messages).  A full resync runs when a bridge is added,
- * when the event socket overflowed and every 30 seconds; the programs
- * pass everything until the first one is done.
+ * come as link messages).  A full resync runs when a bridge is added or
+ * a port joins, when the event socket overflowed and, as a safety net,
+ * every RESYNC_S; the programs pass everything until the first one is
+ * done.  Steady state costs what changed and what was seen, not the
+ * mirror's size: the fast path names the sources it saw in a ring
+ * (bpfwd_br_seen), the refresh reads that, and the resync reads the
+ * mirror a batch at a time and writes only the entries that differ from
+ * the kernel's.
  */
 #include <errno.h>
 #include <poll.h>
@@ -22,13 +27,18 @@
 #include <linux/rtnetlink.h>
 #include <libmnl/libmnl.h>
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 
 #include "brmaps.h"
 #include "brmirror.h"
 #include "brnl.h"
 #include "util.h"
 
-#define RESYNC_S	30.0
+/* The kernel's fdb dump restarts its walk at every 32 KB message, so a
+ * dump of N entries costs it O(N^2): 0.3 s of CPU at 100000.  Events and
+ * the overflow resync keep the mirror; this is only a safety net.
+ */
+#define RESYNC_S	300.0
 #define REFRESH_WINDOW_NS 2500000000ULL
 #define MAX_BR		BPFWD_BR_MAX_BRIDGES
 #define MAX_PORTS	BPFWD_MAX_PORTS
@@ -43,6 +53,13 @@ struct mirror {
 	int nbr;
 	bool links_dirty, resync;
 	double last_resync, last_beat, last_refresh;
+	/* sources the fast path saw since the last refresh */
+	struct ring_buffer *seen_rb;
+	struct bpfwd_br_fdb_key *seen;
+	int nseen, maxseen;
+	/* ports' slots for the fdb entries, until the ports change */
+	struct { uint32_t ifindex, bridge, pslot; } pc[16];
+	int npc;
 	/* ports the checks refused: logged once */
 	uint32_t refused[64];
 	int nrefused;
@@ -114,7 +131,8 @@ static void flush_refreshed(struct mirror *d, const struct bpfwd_br_port *p,
 	uint8_t mac[8];
 
 	if (k && v) {
-		n = brfdb_list(&d->m, p->bridge, k, v, n);
+		i = brfdb_list(&d->m, p->bridge, k, v, n);
+		n = i < n ? i : n;
 		for (i = 0; i < n; i++) {
 			if (v[i].port != ifindex || !v[i].seen ||
 			    (v[i].flags & BPFWD_FDB_NO_AGE))
@@ -152,6 +170,7 @@ static int port_seen(const struct brnl_port *np, void *data)
 			return 0;
 		logmsg("%s: joined bridge if%u: fast path attached (%s)", dev,
 		       np->master, br_hook_name(b.hook));
+		d->resync = true;	/* its fdb entries: its slot */
 		brport_get(&d->m, np->ifindex, &p);
 	}
 	if (w->nseen < MAX_PORTS)
@@ -241,6 +260,7 @@ static int sync_links(struct mirror *d)
 
 	memset(&w, 0, sizeof(w));
 	w.d = d;
+	d->npc = 0;
 	bridges_update(d);
 	err = brnl_dump_ports(port_seen, &w);
 	if (err) {
@@ -254,12 +274,34 @@ static int sync_links(struct mirror *d)
 
 /* ---- fdb ---- */
 
+/* The slot of @port if it is an attached port of @bridge, else 0. */
+static uint32_t port_slot(struct mirror *d, uint32_t port, uint32_t bridge)
+{
+	struct bpfwd_br_port p;
+	uint32_t slot;
+	int i;
+
+	for (i = 0; i < d->npc; i++)
+		if (d->pc[i].ifindex == port && d->pc[i].bridge == bridge)
+			return d->pc[i].pslot;
+	slot = !brport_get(&d->m, port, &p) && p.bridge == bridge ?
+		p.pslot : 0;
+	if (d->npc < (int)ARRAY_SIZE(d->pc)) {
+		d->pc[d->npc].ifindex = port;
+		d->pc[d->npc].bridge = bridge;
+		d->pc[d->npc++].pslot = slot;
+	}
+	return slot;
+}
+
 static int fdb_apply(struct mirror *d, const struct brnl_fdb *f)
 {
 	struct bpfwd_br_fdb_key k = { .bridge = f->bridge, .vlan = f->vlan,
 				      .mac = mac_key(f->mac) };
 	struct bpfwd_br_fdb v = { .port = f->port, .flags = f->flags }, old;
 
+	if (!f->del)
+		v.pslot = port_slot(d, f->port, f->bridge);
 	if (f->del) {
 		bpf_map_delete_elem(d->m.fdb_fd, &k);
 		return 0;
@@ -277,67 +319,99 @@ static int fdb_apply(struct mirror *d, const struct brnl_fdb *f)
 	return 0;
 }
 
-struct fdb_set {
-	struct mirror *d;
-	struct bpfwd_br_fdb_key *k;
-	int n, max;
+struct fdb_pair {
+	struct bpfwd_br_fdb_key k;
+	struct bpfwd_br_fdb v;
 };
 
-static int fdb_seen(const struct brnl_fdb *f, void *data)
-{
-	struct fdb_set *s = data;
-	struct bpfwd_br_fdb_key *k;
-
-	if (!configured(s->d, f->bridge))
-		return 0;
-	if (s->n == s->max) {
-		int max = s->max ? s->max * 2 : 1024;
-
-		k = realloc(s->k, max * sizeof(*k));
-		if (!k)
-			return -ENOMEM;
-		s->k = k;
-		s->max = max;
-	}
-	s->k[s->n].bridge = f->bridge;
-	s->k[s->n].vlan = f->vlan;
-	s->k[s->n].mac = mac_key(f->mac);
-	s->n++;
-	return fdb_apply(s->d, f);
-}
+/* The mirror as it was before the dump, sorted by key, and which of its
+ * entries the kernel still has.
+ */
+struct fdb_set {
+	struct mirror *d;
+	struct fdb_pair *p;
+	bool *hit;
+	int n;
+	uint32_t bridge;	/* the last bridge asked about, and whether */
+	bool bridge_ok;		/* it is configured */
+};
 
 static int key_cmp(const void *a, const void *b)
 {
 	return memcmp(a, b, sizeof(struct bpfwd_br_fdb_key));
 }
 
-/* The whole fdb again: writes every entry, then drops the mirror's
- * entries the kernel no longer has.
+static int fdb_seen(const struct brnl_fdb *f, void *data)
+{
+	struct fdb_set *s = data;
+	struct bpfwd_br_fdb_key k = { .bridge = f->bridge, .vlan = f->vlan,
+				      .mac = mac_key(f->mac) };
+	struct fdb_pair *p;
+
+	if (f->bridge != s->bridge) {
+		s->bridge = f->bridge;
+		s->bridge_ok = configured(s->d, f->bridge);
+	}
+	if (!s->bridge_ok)
+		return 0;
+	p = s->n ? bsearch(&k, s->p, s->n, sizeof(*p), key_cmp) : NULL;
+	if (p) {
+		s->hit[p - s->p] = true;
+		if (p->v.port == f->port && p->v.flags == f->flags &&
+		    p->v.pslot == port_slot(s->d, f->port, f->bridge))
+			return 0;	/* as it is: nothing to write */
+	}
+	return fdb_apply(s->d, f);
+}
+
+/* The mirror before the dump, sorted: a few batch syscalls. */
+static int fdb_snapshot(struct mirror *d, struct fdb_set *s)
+{
+	int n = brfdb_list(&d->m, 0, NULL, NULL, 0), i;
+	struct bpfwd_br_fdb_key *k = calloc(n + 1, sizeof(*k));
+	struct bpfwd_br_fdb *v = calloc(n + 1, sizeof(*v));
+
+	s->p = calloc(n + 1, sizeof(*s->p));
+	s->hit = calloc(n + 1, sizeof(*s->hit));
+	if (!k || !v || !s->p || !s->hit) {
+		free(k);
+		free(v);
+		return -ENOMEM;
+	}
+	i = brfdb_list(&d->m, 0, k, v, n);
+	n = i < n ? i : n;	/* only the fast path writes, and only deletes */
+	for (i = 0; i < n; i++) {
+		s->p[i].k = k[i];
+		s->p[i].v = v[i];
+	}
+	s->n = n;
+	qsort(s->p, n, sizeof(*s->p), key_cmp);
+	free(k);
+	free(v);
+	return 0;
+}
+
+/* The whole fdb again: writes the entries that are new or differ, then
+ * drops the mirror's entries the kernel no longer has.
  */
 static int sync_fdb(struct mirror *d)
 {
 	struct fdb_set s = { .d = d };
-	struct bpfwd_br_fdb_key *mk;
-	int err, n, i;
+	int err, i;
 
-	err = brnl_dump_fdb(fdb_seen, &s);
+	err = fdb_snapshot(d, &s);
+	if (!err)
+		err = brnl_dump_fdb(fdb_seen, &s);
 	if (err) {
 		logmsg("dump fdb: %s", strerror(-err));
-		free(s.k);
-		return err;
+	} else {
+		for (i = 0; i < s.n; i++)
+			if (!s.hit[i])
+				bpf_map_delete_elem(d->m.fdb_fd, &s.p[i].k);
 	}
-	qsort(s.k, s.n, sizeof(*s.k), key_cmp);
-	n = brfdb_list(&d->m, 0, NULL, NULL, 0);
-	mk = calloc(n + 1, sizeof(*mk));
-	if (mk) {
-		n = brfdb_list(&d->m, 0, mk, NULL, n);
-		for (i = 0; i < n; i++)
-			if (!bsearch(&mk[i], s.k, s.n, sizeof(*s.k), key_cmp))
-				bpf_map_delete_elem(d->m.fdb_fd, &mk[i]);
-	}
-	free(mk);
-	free(s.k);
-	return 0;
+	free(s.p);
+	free(s.hit);
+	return err;
 }
 
 /* ---- heartbeat, refresh ---- */
@@ -361,30 +435,93 @@ static void set_sync(struct mirror *d, bool on)
 	}
 }
 
-/* NTF_USE for the sources the fast path saw lately: the kernel's entry
- * is updated as when the bridge learns from a frame.
+static int seen_add(void *ctx, void *data, size_t len)
+{
+	struct mirror *d = ctx;
+	struct bpfwd_br_fdb_key *k;
+
+	/* past a few per entry (no refresh for long: resyncs failing) the
+	 * rest waits for its next stamp
+	 */
+	if (len < sizeof(*k) || d->nseen >= 4 * BPFWD_BR_MAX_FDB)
+		return 0;
+	if (d->nseen == d->maxseen) {
+		int max = d->maxseen ? d->maxseen * 2 : 1024;
+
+		k = realloc(d->seen, max * sizeof(*k));
+		if (!k)
+			return 0;	/* its next stamp names it again */
+		d->seen = k;
+		d->maxseen = max;
+	}
+	memcpy(&d->seen[d->nseen++], data, sizeof(*k));
+	return 0;
+}
+
+static void seen_open(struct mirror *d)
+{
+	d->seen_rb = ring_buffer__new(d->m.seen_fd, seen_add, d, NULL);
+	if (!d->seen_rb)
+		logmsg("%s: %s: the refresh walks the whole mirror instead",
+		       BPFWD_MAP_BR_SEEN, strerror(errno));
+}
+
+static void mirror_close(struct mirror *d)
+{
+	ring_buffer__free(d->seen_rb);
+	d->seen_rb = NULL;
+	d->nseen = 0;
+	brmaps_close(&d->m);
+	d->open = false;
+	d->nbr = 0;
+}
+
+/* Without the ring: every entry of the mirror, a batch at a time. */
+static void seen_all(struct mirror *d)
+{
+	int n = brfdb_list(&d->m, 0, NULL, NULL, 0);
+	struct bpfwd_br_fdb_key *k = calloc(n + 1, sizeof(*k));
+
+	if (k) {
+		int got = brfdb_list(&d->m, 0, k, NULL, n);
+
+		n = got < n ? got : n;
+		while (n-- > 0)
+			seen_add(d, &k[n], sizeof(*k));
+	}
+	free(k);
+}
+
+/* NTF_USE for the sources the fast path saw lately (those the ring
+ * named, each once, where the mirror still has it on the same port and
+ * seen recently): the kernel's entry is updated as when the bridge
+ * learns from a frame.
  */
 static void refresh(struct mirror *d)
 {
 	uint64_t ns = mono_ns();
-	int n = brfdb_list(&d->m, 0, NULL, NULL, 0), i;
-	struct bpfwd_br_fdb_key *k = calloc(n + 1, sizeof(*k));
-	struct bpfwd_br_fdb *v = calloc(n + 1, sizeof(*v));
+	struct bpfwd_br_fdb_key *k;
+	struct bpfwd_br_fdb v;
 	uint8_t mac[8];
+	int i;
 
-	if (k && v) {
-		n = brfdb_list(&d->m, 0, k, v, n);
-		for (i = 0; i < n; i++) {
-			if (!v[i].seen || ns - v[i].seen > REFRESH_WINDOW_NS ||
-			    (v[i].flags & BPFWD_FDB_NO_AGE))
-				continue;
-			memcpy(mac, &k[i].mac, 8);
-			brnl_batch_use(&d->batch, v[i].port, mac, k[i].vlan);
-		}
-		brnl_batch_flush(&d->batch);
+	if (d->seen_rb)
+		ring_buffer__consume(d->seen_rb);
+	else
+		seen_all(d);
+	qsort(d->seen, d->nseen, sizeof(*d->seen), key_cmp);
+	for (i = 0; i < d->nseen; i++) {
+		k = &d->seen[i];
+		if ((i && !key_cmp(k, k - 1)) ||
+		    bpf_map_lookup_elem(d->m.fdb_fd, k, &v) || !v.seen ||
+		    (int64_t)(ns - v.seen) > (int64_t)REFRESH_WINDOW_NS ||
+		    (v.flags & BPFWD_FDB_NO_AGE))
+			continue;
+		memcpy(mac, &k->mac, 8);
+		brnl_batch_use(&d->batch, v.port, mac, k->vlan);
 	}
-	free(k);
-	free(v);
+	brnl_batch_flush(&d->batch);
+	d->nseen = 0;
 }
 
 /* ---- the loop ---- */
@@ -461,18 +598,20 @@ static void tick(struct mirror *d)
 			return;
 		d->open = true;
 		d->resync = true;
+		seen_open(d);
 	}
 	brmaps_lock(&d->m);
 	if (!br_list(&d->m, NULL, 0) &&
 	    !brport_list(&d->m, 0, NULL, NULL, 0)) {
 		/* nothing configured (the pins may be gone): look again later */
 		brmaps_unlock(&d->m);
-		brmaps_close(&d->m);
-		d->open = false;
-		d->nbr = 0;
+		mirror_close(d);
 		return;
 	}
 	check_bridges(d);
+	/* first: a port that joins makes a resync (its entries get its slot) */
+	if (!d->resync && d->links_dirty)
+		sync_links(d);
 	if (d->resync) {
 		d->nbr = br_list(&d->m, d->br, MAX_BR);
 		if (d->nbr > MAX_BR)
@@ -486,8 +625,6 @@ static void tick(struct mirror *d)
 			d->last_resync = now();
 			d->last_beat = 0;
 		}
-	} else if (d->links_dirty) {
-		sync_links(d);
 	}
 	if (d->resync || now() - d->last_beat >= 0.5) {
 		if (!d->resync)
@@ -502,9 +639,7 @@ static void tick(struct mirror *d)
 		logmsg("no bridge left: the fast path's pins are removed");
 		brmaps_gc(&d->m);
 		brmaps_unlock(&d->m);
-		brmaps_close(&d->m);
-		d->open = false;
-		d->nbr = 0;
+		mirror_close(d);
 		return;
 	}
 	brmaps_unlock(&d->m);
@@ -541,7 +676,7 @@ bool brmirror_running(void)
 int brmirror_run(const struct daemon_follower *f)
 {
 	static struct mirror d;
-	struct pollfd pfd;
+	struct pollfd pfd[2];
 	int lock, err;
 
 	memset(&d, 0, sizeof(d));
@@ -560,8 +695,8 @@ int brmirror_run(const struct daemon_follower *f)
 		goto out;
 	}
 	logmsg("started (pid %d)", getpid());
-	pfd.fd = mnl_socket_get_fd(d.ev);
-	pfd.events = POLLIN;
+	pfd[0].fd = mnl_socket_get_fd(d.ev);
+	pfd[0].events = pfd[1].events = POLLIN;
 	while (!stop_signal) {
 		tick(&d);
 		/* once a second, however many events come */
@@ -573,7 +708,14 @@ int brmirror_run(const struct daemon_follower *f)
 		if (f)
 			f->tick(d.overflow);
 		d.overflow = false;
-		if (poll(&pfd, 1, 1000) > 0) {
+		/* the ring wakes us when a quarter full: drained into d.seen */
+		pfd[1].fd = d.seen_rb ? ring_buffer__epoll_fd(d.seen_rb) : -1;
+		pfd[1].revents = 0;
+		if (poll(pfd, 2, 1000) <= 0)
+			continue;
+		if (pfd[1].revents)
+			ring_buffer__consume(d.seen_rb);
+		if (pfd[0].revents) {
 			if (d.open)
 				brmaps_lock(&d.m);
 			read_events(&d);
@@ -587,8 +729,9 @@ int brmirror_run(const struct daemon_follower *f)
 		brmaps_lock(&d.m);
 		set_sync(&d, false);
 		brmaps_unlock(&d.m);
-		brmaps_close(&d.m);
+		mirror_close(&d);
 	}
+	free(d.seen);
 out:
 	if (d.ev)
 		mnl_socket_close(d.ev);

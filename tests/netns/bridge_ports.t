@@ -4,7 +4,8 @@
 #
 # The bridge fast path while the bridge changes, under traffic: a port
 # joins (the daemon attaches it, the fast path reaches it), a port leaves
-# (detached, nothing of bpfwd left on it), the fdb is flushed, 10000
+# (detached, nothing of bpfwd left on it), a port whose entries were
+# mirrored before the daemon attached it, the fdb is flushed, 10000
 # stations are learnt (mirrored one for one), the bridge is deleted (the
 # daemon forgets it and removes the pins); and two namespaces with a
 # bridge of the same name and the same ifindexes stay apart.
@@ -46,6 +47,11 @@ got() {
 ports_of() {
 	bpfwd_ns "$1" -j bridge show br0 |
 		jq -r '[.[0].ports[] | select(.attached and .synced) | .dev] | sort | join(" ")'
+}
+
+# ports_are NS LIST: 1 when ports_of NS is LIST, else 0 (for wait_for)
+ports_are() {
+	[ "$(ports_of "$1")" = "$2" ] && echo 1 || echo 0
 }
 
 br_topo 4 || { not_ok topology; done_testing; }
@@ -106,6 +112,28 @@ is "$(in_ns "$brdut" tc filter show dev p3 ingress)" "" "no filter left on the l
 ip -n "$brdut" link set p3 master br0
 check "it joins again" wait_for 1 bash -c \
 	"[ \"\$(\"$BPFWD\" -n $brdut -j bridge show br0 | jq '.[0].ports | length')\" = 4 ] && echo 1"
+
+# ---- a port's entries mirrored before it is attached ----
+# The daemon held while p4 joins and gets a static station: it reads the
+# fdb events before the link event that attaches p4, so those entries
+# name a port with no slot yet; the resync the join makes gives it them.
+ip -n "$brdut" link set p4 nomaster
+check "p4 leaves" wait_for 1 ports_are "$brdut" "p1 p2 p3"
+kill -STOP "$BR_DAEMON"
+ip -n "$brdut" link set p4 master br0
+bridge -n "$brdut" fdb replace 02:00:00:00:00:04 dev p4 master static
+kill -CONT "$BR_DAEMON"
+check "p4 is attached again" wait_for 1 ports_are "$brdut" "p1 p2 p3 p4"
+play early0 "$learn"
+f0=$(br_counter "$brdut" br0 forwarded)
+play early "$(script <<'EOF'
+send h1 m4 m1 0800 20
+EOF
+)"
+is "$(got early h4)" 20 "entry before attach: every frame arrives"
+is "$(($(br_counter "$brdut" br0 forwarded) - f0))" 20 \
+	"entry before attach: on the fast path"
+bridge -n "$brdut" fdb del 02:00:00:00:00:04 dev p4 master static
 
 # ---- fdb flushed under traffic ----
 play flush0 "$learn"
