@@ -499,14 +499,20 @@ static bool xdp_live(struct table *t, uint32_t ifindex,
 }
 
 /* replace: what the command keeps of @old, and the mode's settings
- * that were not given (the flood group, the CPU list).  @attached:
- * IN runs the port's program; when it does not (an add killed before
- * its attach, a program someone removed), the checks are add's.
+ * that were not given (the flood group, the CPU list, the target of
+ * what runs, @run).  @attached: IN runs the port's program; when it
+ * does not (an add killed before its attach, a program someone
+ * removed), the checks are add's.
  */
 static int replace_merge(struct table *t, struct port_cfg *c,
-			 const struct bpfwd_port *old, bool attached)
+			 const struct bpfwd_port *old,
+			 const struct bpfwd_port *run, bool attached)
 {
 	bool old_gen = old->flags & BPFWD_F_XDP_GENERIC;
+
+	if (!c->to && (c->mode == BPFWD_MODE_REDIRECT ||
+		       c->mode == BPFWD_MODE_MAP))
+		c->out = run->target;
 
 	if (c->xdp.xdp_mode && generic(c) != old_gen) {
 		p_err("%s: replace keeps the xdp-mode (%s); del and add the port",
@@ -627,7 +633,7 @@ static int xdp_replace(struct table *t, struct port_cfg *c,
 
 	id = xdp_live(t, c->in, old, &run) ?
 		xdp_our_prog(c->in, old->flags & BPFWD_F_XDP_GENERIC) : 0;
-	err = replace_merge(t, c, old, id);
+	err = replace_merge(t, c, old, &run, id);
 	if (err)
 		return err;
 	p = *old;

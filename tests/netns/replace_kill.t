@@ -16,7 +16,7 @@
 # And port add, killed: the same add again completes the port.  The
 # same for hook xdp, native and generic, where show's target is also
 # the kernel's (the constant of the port's copy of xdp.o, the devmap
-# slot).  16 kills per tc hook and 8 per XDP mode here; BPFWD_SOAK=1
+# slot).  16 kills per tc hook and 4 per XDP mode here; BPFWD_SOAK=1
 # (make soak) makes them 300 and 150.
 source "$(dirname "$0")/../lib.sh"
 need_bpfwd
@@ -224,7 +224,10 @@ has_tcx || skip "tcx: this kernel has no tcx (needs 6.6)"
 ## in its .rodata), so a new target is a new program too; mode map's
 ## target is its devmap slot.  The specs change the target, then the
 ## mode, in turn.
-XKILLS=$((KILLS / 2))
+# one round of the four specs here (make check stays short), 150 in
+# the soak
+XKILLS=4
+[ -n "${BPFWD_SOAK:-}" ] && XKILLS=150
 XSPECS=("to d2 mode redirect" "to d2 mode map" "to d1 mode map" "to d1 mode redirect")
 
 # xdp_id: the id of the XDP program on the dut's d0, empty without one
@@ -367,6 +370,7 @@ for xm in native generic; do
 	# the same add completes
 	bpfwd_ns "$dut" port del dev d0
 	adds=$((XKILLS / 4 + 1)) partial=0 unrepaired=0
+	[ -n "${BPFWD_SOAK:-}" ] || adds=2
 	for ((i = 0; i < adds; i++)); do
 		"${SLOW[@]}" "$BPFWD" -n "$dut" port add dev d0 to d2 hook xdp xdp-mode $xm 2>/dev/null &
 		pid=$!
