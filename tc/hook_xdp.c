@@ -819,11 +819,13 @@ static struct hook_stats *xdp_stats_read(struct table *t,
 	return &m->h;
 }
 
-/* The fields of @cur: counts, or with @prev rates over @secs. */
+/* The fields of @cur: counts, or with @prev rates over @secs (JSON:
+ * under NAME_per_sec, as every rate).
+ */
 static void print_stat_fields(const struct xdp_stat_field *f, size_t n,
 			      const void *cur, const void *prev, double secs)
 {
-	char fmt[32];
+	char fmt[32], key[32];
 	uint64_t v, p;
 	size_t i;
 
@@ -836,7 +838,8 @@ static void print_stat_fields(const struct xdp_stat_field *f, size_t n,
 		}
 		memcpy(&p, (const char *)prev + f[i].off, sizeof(p));
 		snprintf(fmt, sizeof(fmt), " %s/s %%.0f", f[i].name);
-		print_double(PRINT_ANY, f[i].name, fmt, counter_rate(v, p, secs));
+		snprintf(key, sizeof(key), "%s_per_sec", f[i].name);
+		print_double(PRINT_ANY, key, fmt, counter_rate(v, p, secs));
 	}
 }
 
@@ -897,6 +900,7 @@ static void xdp_probe(void)
 		}
 		open_json_object(NULL);
 		print_string(PRINT_ANY, "dev", " %s", i->if_name);
+		print_u64(PRINT_JSON, "ifindex", NULL, i->if_index);
 		print_bool(PRINT_JSON, "native", NULL, f & BPFWD_XDP_ACT_BASIC);
 		print_bool(PRINT_JSON, "redirect", NULL,
 			   f & BPFWD_XDP_ACT_REDIRECT);
