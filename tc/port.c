@@ -638,8 +638,9 @@ static bool show_attached(struct table *t, uint32_t ifindex,
 
 /* One port: the mode, flags and target of the program that runs (after
  * a replace was killed between program and entry, the entry's may be
- * older; an XDP copy for one target carries it), marked (detached) when no program is, (target gone) when no
- * device has the target's ifindex.
+ * older; an XDP copy for one target carries it), marked (detached)
+ * when no program is, (target gone) when no device has the target's
+ * ifindex.
  */
 static void show_one(struct table *t, uint32_t ifindex,
 		     const struct bpfwd_port *p)

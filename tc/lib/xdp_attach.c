@@ -273,7 +273,8 @@ static int rodata_of(int prog_fd, uint32_t nr_maps, struct xdp__rodata *ro)
 		if (!bpf_obj_get_info_by_fd(fd, &mi, &mlen))
 			n = strlen(mi.name);
 		if (n >= 7 && !strcmp(mi.name + n - 7, ".rodata") &&
-		    mi.value_size >= sizeof(*ro) && mi.value_size <= sizeof(val) &&
+		    mi.value_size >= sizeof(*ro) &&
+		    mi.value_size <= sizeof(val) &&
 		    !bpf_map_lookup_elem(fd, &zero, val)) {
 			memcpy(ro, val, sizeof(*ro));
 			err = 0;
