@@ -552,11 +552,12 @@ static int replace_merge(struct table *t, struct port_cfg *c,
 	return check(c, attached);
 }
 
-/* then pass to OUT: whether the tc part is on IN (after a killed add
- * the entry may not say how it was attached yet).
+/* then pass to OUT: whether the tc part is on IN.  After an add killed
+ * between its attach and the entry, the entry does not say how it was
+ * attached yet: then @p learns it, so that del detaches it.
  */
 static bool tc_part_present(struct table *t, const struct port_cfg *c,
-			    const struct bpfwd_port *p)
+			    struct bpfwd_port *p)
 {
 	uint32_t id;
 
@@ -564,8 +565,15 @@ static bool tc_part_present(struct table *t, const struct port_cfg *c,
 		return tcx_attached(t, c->in, false);
 	if (p->prio)
 		return !tc_filter_prog(c->in, false, p->prio, &id);
-	return kernel_has_tcx() ? tcx_attached(t, c->in, false) :
-				  !tc_filter_prog(c->in, false, 1, &id);
+	if (kernel_has_tcx() && tcx_attached(t, c->in, false)) {
+		p->flags |= BPFWD_F_CPU_TCX;
+		return true;
+	}
+	if (!kernel_has_tcx() && !tc_filter_prog(c->in, false, 1, &id)) {
+		p->prio = 1;
+		return true;
+	}
+	return false;
 }
 
 static int put_entry(struct table *t, const struct port_cfg *c,
