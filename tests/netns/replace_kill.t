@@ -16,8 +16,9 @@
 # And port add, killed: the same add again completes the port.  The
 # same for hook xdp, native and generic, where show's target is also
 # the kernel's (the constant of the port's copy of xdp.o, the devmap
-# slot).  16 kills per tc hook and 4 per XDP mode here; BPFWD_SOAK=1
-# (make soak) makes them 300 and 150.
+# slot, the entry of a cpumap port).  16 kills per tc hook and 4 per XDP
+# mode and spec list here; BPFWD_SOAK=1 (make soak) makes them 300 and
+# 150.
 source "$(dirname "$0")/../lib.sh"
 need_bpfwd
 command -v bpftool >/dev/null || skip_all "bpftool missing"
@@ -222,13 +223,16 @@ has_tcx || skip "tcx: this kernel has no tcx (needs 6.6)"
 ## hook xdp, native and generic: a port of mode redirect or map runs a
 ## copy of xdp.o made for it (target and slot are load-time constants
 ## in its .rodata), so a new target is a new program too; mode map's
-## target is its devmap slot.  The specs change the target, then the
-## mode, in turn.
-# one round of the four specs here (make check stays short), 150 in
+## target is its devmap slot; mode cpumap's programs read the table
+## entry (its target), so the entry follows the swap there.  The specs
+## change the target, the mode, or both, in turn.
+# one round of each four specs here (make check stays short), 150 in
 # the soak
 XKILLS=4
 [ -n "${BPFWD_SOAK:-}" ] && XKILLS=150
 XSPECS=("to d2 mode redirect" "to d2 mode map" "to d1 mode map" "to d1 mode redirect")
+CSPECS=("to d2 mode cpumap cpus 0" "to d1 mode cpumap cpus 0" "to d2 mode redirect"
+	"to d1 mode redirect")
 
 # xdp_id: the id of the XDP program on the dut's d0, empty without one
 xdp_id() {
@@ -238,7 +242,8 @@ xdp_id() {
 # xdp_real: "TO MODE" of what the kernel runs on the dut's d0, read
 # without bpfwd: the mode from the program's name; mode redirect's
 # target from the copy's constant (fixed_target in its .rodata map),
-# mode map's from the devmap slot; "none" without a program
+# mode map's from the devmap slot, mode cpumap's from the table entry
+# (which its programs read); "none" without a program
 xdp_real() {
 	local id name m to="" slot
 	id=$(xdp_id)
@@ -259,6 +264,7 @@ xdp_real() {
 				'.[] | select((.key[0:2] | join(" ")) == $k) |
 				.value[0:4] | map(ltrimstr("0x")) | reverse | join("")')
 		echo "$(name_of $((16#${to:-0}))) map" ;;
+	xdp_cpumap) echo "$(name_of "$(entry_field target)") cpumap" ;;
 	*) echo "? $name" ;;
 	esac
 }
@@ -278,12 +284,17 @@ entry_field() {
 		jq -r --argjson k "$D0" --arg f "$1" '.[] | select(.formatted.key == $k) | .formatted.value[$f]'
 }
 
-# xentry: "TO MODE" of d0's table entry (0 redirect, 5 map)
+# xentry: "TO MODE" of d0's table entry (0 redirect, 5 map, 6 cpumap)
 xentry() {
 	local m
 	m=$(entry_field mode)
-	echo "$(name_of "$(entry_field target)") $([ "$m" = 5 ] && echo map || echo "mode$m")" |
-		sed 's/mode0$/redirect/'
+	case $m in
+	0) m=redirect ;;
+	5) m=map ;;
+	6) m=cpumap ;;
+	*) m=mode$m ;;
+	esac
+	echo "$(name_of "$(entry_field target)") $m"
 }
 
 # xshown: "TO MODE ATTACHED" of port show
@@ -291,24 +302,20 @@ xshown() {
 	bpfwd_ns "$dut" -j port show dev d0 | jq -r '.[0] | "\(.to) \(.mode) \(.attached)"'
 }
 
-for xm in native generic; do
-	h="xdp $xm"
-	xtopo
-	veth "$dut" d2 "$sink" s1
-	in_ns "$sink" ethtool -K s1 gro on >/dev/null
-	D0=$(ifindex_of "$dut" d0) D1=$(ifindex_of "$dut" d1) D2=$(ifindex_of "$dut" d2)
-	bpfwd_ns "$dut" port add dev d0 to d1 hook xdp xdp-mode $xm || die "$h: port add"
-	PIN_DIR=$(dirname "$(find /sys/fs/bpf/bpfwd -name bpfwd_ports | head -1)")
-	t0=$(date +%s%N)
-	"${SLOW[@]}" "$BPFWD" -n "$dut" port replace dev d0 to d2 mode map
-	"${SLOW[@]}" "$BPFWD" -n "$dut" port replace dev d0 to d1 mode redirect
-	ms=$((($(date +%s%N) - t0) / 2000000 + 5))
-	diag "$h: a slowed replace takes ${ms} ms"
+# xkills LABEL SPEC...: XKILLS replaces of the dut's d0 (d1 redirect,
+# which the specs come back to) to each SPEC in turn, killed at a random
+# moment; after each kill show is what the kernel runs, the old or the
+# new configuration, and the same replace again makes it the new one
+xkills() {
+	local h=$1 specs cur detached mixed mismatch unrepaired killed old new
+	local i spec to mode want pid r sto smode satt real
+	shift
+	specs=("$@")
 	cur="d1 redirect"
 	detached=0 mixed=0 mismatch=0 unrepaired=0 killed=0 old=0 new=0
 	for ((i = 0; i < XKILLS; i++)); do
-		spec=${XSPECS[i % 4]}
-		read -r _ to _ mode <<<"$spec"
+		spec=${specs[i % 4]}
+		read -r _ to _ mode _ <<<"$spec"
 		want="$to $mode"
 		# shellcheck disable=SC2086
 		"${SLOW[@]}" "$BPFWD" -n "$dut" port replace dev d0 $spec 2>/dev/null &
@@ -343,6 +350,28 @@ for xm in native generic; do
 	is "$mismatch" 0 "$h: after every kill port show gives what the kernel runs"
 	is "$mixed" 0 "$h: after every kill show gives the old or the new configuration"
 	is "$unrepaired" 0 "$h: the same replace again always gives the new configuration, entry included"
+}
+
+for xm in native generic; do
+	h="xdp $xm"
+	xtopo
+	veth "$dut" d2 "$sink" s1
+	in_ns "$sink" ethtool -K s1 gro on >/dev/null
+	D0=$(ifindex_of "$dut" d0) D1=$(ifindex_of "$dut" d1) D2=$(ifindex_of "$dut" d2)
+	bpfwd_ns "$dut" port add dev d0 to d1 hook xdp xdp-mode $xm || die "$h: port add"
+	PIN_DIR=$(dirname "$(find /sys/fs/bpf/bpfwd -name bpfwd_ports | head -1)")
+	t0=$(date +%s%N)
+	"${SLOW[@]}" "$BPFWD" -n "$dut" port replace dev d0 to d2 mode map
+	"${SLOW[@]}" "$BPFWD" -n "$dut" port replace dev d0 to d1 mode redirect
+	ms=$((($(date +%s%N) - t0) / 2000000 + 5))
+	diag "$h: a slowed replace takes ${ms} ms"
+	xkills "$h" "${XSPECS[@]}"
+	t0=$(date +%s%N)
+	"${SLOW[@]}" "$BPFWD" -n "$dut" port replace dev d0 to d2 mode cpumap cpus 0
+	"${SLOW[@]}" "$BPFWD" -n "$dut" port replace dev d0 to d1 mode redirect
+	ms=$((($(date +%s%N) - t0) / 2000000 + 5))
+	diag "$h: a slowed replace to or from cpumap takes ${ms} ms"
+	xkills "$h, cpumap" "${CSPECS[@]}"
 
 	# an equal replace swaps nothing; a new target is a new copy
 	bpfwd_ns "$dut" port replace dev d0 to d1 mode redirect
