@@ -62,6 +62,9 @@ enum bpfwd_hook {
 #define BPFWD_F_CPU_PASS	(1U << 4)	/* cpumap: skbs on the CPUs, then a
 						 * tc redirect to target */
 #define BPFWD_F_CPU_TCX		(1U << 5)	/* ... attached with tcx, not tc */
+#define BPFWD_F_FIXED_OFFLOAD	(1U << 6)	/* fix-offload turned tx checksumming
+						 * off on IN's veth peer: port del
+						 * turns it back on */
 
 /* Key of bpfwd_ports: the ingress port's ifindex (__u32). */
 

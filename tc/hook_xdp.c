@@ -150,7 +150,9 @@ static enum xdp_prog extra_of(uint32_t mode)
 }
 
 /* Modes redirect and map load a copy of the program for the port (see
- * struct xdp_fixed); NULL for the table-driven modes.
+ * struct xdp_fixed); NULL for the table-driven modes.  Mode map's
+ * target is in its devmap slot, not in the copy: a new target there is
+ * one map update, no new program.
  */
 static const struct xdp_fixed *fixed_of(const struct port_cfg *c,
 					const struct bpfwd_port *p,
@@ -160,7 +162,7 @@ static const struct xdp_fixed *fixed_of(const struct port_cfg *c,
 		return NULL;
 	fx->ifindex = c->in;
 	fx->slot = p->slot;
-	fx->target = c->out;
+	fx->target = c->mode == BPFWD_MODE_REDIRECT ? c->out : 0;
 	return fx;
 }
 
@@ -350,27 +352,66 @@ static int xdp_port_detach(struct table *t, uint32_t ifindex,
 		xdp_cpus_clear(t, p->slot, ifindex);
 		break;
 	}
+	/* what fix-offload turned off (a device that is gone took its
+	 * veth peer along)
+	 */
+	if (p->flags & BPFWD_F_FIXED_OFFLOAD)
+		xdp_unfix_offload(ifindex);
 	xdp_pins_gc(t, ifindex);
 	return 0;
 }
 
-/* The program on IN (@old_id: in place of that one), with fix-offload
- * applied right before and undone when the attach fails.
+/* fix-offload: tx checksumming off on IN's veth peer when it is on.
+ * The table entry @cur records it (BPFWD_F_FIXED_OFFLOAD) before the
+ * peer changes, so that port del turns it back on whatever kill comes
+ * between; @p, the entry to be written, records it too.  *@fixed: it
+ * was turned off now.
  */
-static int attach_prog(struct port_cfg *c, struct xdp *skel,
-		       uint32_t old_id)
+static int offload_fix(struct table *t, const struct port_cfg *c,
+		       struct bpfwd_port *p, const struct bpfwd_port *cur,
+		       bool *fixed)
 {
-	bool fixed = false;
-	int err = 0;
+	struct bpfwd_port mark = *cur;
+	int err;
 
-	if (c->xdp.fix_offload)
-		err = xdp_fix_offload(c->in, c->dev, &fixed);
-	if (!err)
+	*fixed = false;
+	if (!c->xdp.fix_offload || !xdp_offload_fixable(c->in))
+		return 0;
+	p->flags |= BPFWD_F_FIXED_OFFLOAD;
+	if (!(mark.flags & BPFWD_F_FIXED_OFFLOAD)) {
+		mark.flags |= BPFWD_F_FIXED_OFFLOAD;
+		err = port_put(t, c->in, &mark, BPF_EXIST);
+		if (err) {
+			p_err("%s: write table %s: %s", c->dev, t->dir,
+			      strerror(-err));
+			return err;
+		}
+	}
+	return xdp_fix_offload(c->in, c->dev, fixed);
+}
+
+/* The program on IN (@old_id: in place of that one; 0: none is there),
+ * with fix-offload applied right before (recorded in the entry @cur of
+ * the table) and undone when the attach fails.  @same: the program is
+ * there already, only fix-offload is to do.
+ */
+static int attach_prog(struct table *t, struct port_cfg *c,
+		       struct bpfwd_port *p, const struct bpfwd_port *cur,
+		       struct xdp *skel, uint32_t old_id, bool same)
+{
+	struct bpfwd_port before = *cur;	/* @cur may be @p */
+	bool fixed = false;
+	int err;
+
+	err = offload_fix(t, c, p, &before, &fixed);
+	if (!err && !same)
 		err = xdp_attach(c->in, c->dev,
 				 xdp_prog_fd(skel, prog_of(c->mode)),
 				 generic(c), old_id);
 	if (err && fixed)
 		xdp_unfix_offload(c->in);
+	if (err && fixed && !(before.flags & BPFWD_F_FIXED_OFFLOAD))
+		port_put(t, c->in, &before, BPF_EXIST);
 	return err;
 }
 
@@ -394,7 +435,7 @@ static int xdp_port_attach(struct table *t, struct port_cfg *c,
 	if (!err && cpu_pass(c))
 		err = tc_part_attach(t, c, p);
 	if (!err)
-		err = attach_prog(c, skel, 0);
+		err = attach_prog(t, c, p, p, skel, 0, false);
 	xdp_free(skel);
 	if (err) {
 		xdp_port_detach(t, c->in, c->dev, p);
@@ -405,13 +446,73 @@ static int xdp_port_attach(struct table *t, struct port_cfg *c,
 	return 0;
 }
 
+/* The XDP programs of ours, by the name the kernel knows them by. */
+static const struct {
+	const char *name;
+	uint32_t mode;
+} prog_modes[] = {
+	{ "xdp_redirect", BPFWD_MODE_REDIRECT },
+	{ "xdp_devmap", BPFWD_MODE_MAP },
+	{ "xdp_cpumap", BPFWD_MODE_CPUMAP },
+	{ "xdp_flood", BPFWD_MODE_FLOOD },
+};
+
+/* What runs, as an entry: the mode of the attached program, and the
+ * target frames really go to (mode redirect: the copy's constant; map:
+ * the devmap slot; cpumap: the entry's, which its programs read).
+ * *@fx: the copy's constants.
+ */
+static bool live_fixed(struct table *t, uint32_t ifindex,
+		       const struct bpfwd_port *p, struct bpfwd_port *live,
+		       struct xdp_fixed *fx)
+{
+	uint32_t id = xdp_our_prog(ifindex, p->flags & BPFWD_F_XDP_GENERIC);
+	char name[BPF_OBJ_NAME_LEN];
+	size_t i;
+
+	*live = *p;
+	memset(fx, 0, sizeof(*fx));
+	if (!id)
+		return false;
+	if (xdp_prog_fixed(id, name, fx))
+		return true;
+	for (i = 0; i < ARRAY_SIZE(prog_modes); i++)
+		if (!strcmp(prog_modes[i].name, name))
+			live->mode = prog_modes[i].mode;
+	if (fx->ifindex != ifindex)	/* not this port's copy: the table */
+		fx->slot = p->slot;
+	if (live->mode == BPFWD_MODE_REDIRECT && fx->ifindex == ifindex)
+		live->target = fx->target;
+	else if (live->mode == BPFWD_MODE_MAP)
+		xdp_devmap_get(t, fx->slot, &live->target);
+	else if (live->mode == BPFWD_MODE_FLOOD)
+		live->target = 0;
+	return true;
+}
+
+static bool xdp_live(struct table *t, uint32_t ifindex,
+		     const struct bpfwd_port *p, struct bpfwd_port *live)
+{
+	struct xdp_fixed fx;
+
+	return live_fixed(t, ifindex, p, live, &fx);
+}
+
 /* replace: what the command keeps of @old, and the mode's settings
- * that were not given (the flood group, the CPU list).
+ * that were not given (the flood group, the CPU list, the target of
+ * what runs, @run).  @attached: IN runs the port's program; when it
+ * does not (an add killed before its attach, a program someone
+ * removed), the checks are add's.
  */
 static int replace_merge(struct table *t, struct port_cfg *c,
-			 const struct bpfwd_port *old)
+			 const struct bpfwd_port *old,
+			 const struct bpfwd_port *run, bool attached)
 {
 	bool old_gen = old->flags & BPFWD_F_XDP_GENERIC;
+
+	if (!c->to && (c->mode == BPFWD_MODE_REDIRECT ||
+		       c->mode == BPFWD_MODE_MAP))
+		c->out = run->target;
 
 	if (c->xdp.xdp_mode && generic(c) != old_gen) {
 		p_err("%s: replace keeps the xdp-mode (%s); del and add the port",
@@ -448,68 +549,173 @@ static int replace_merge(struct table *t, struct port_cfg *c,
 		if (c->xdp.qsize)
 			c->xdp.cpus.qsize = c->xdp.qsize;
 	}
-	return check(c, true);
+	return check(c, attached);
 }
 
-/* The new mode's entries first, then the entry, then the program: every
- * frame finds a complete configuration of one mode or the other.  A
- * port with a specialised copy (redirect, map) gets a new copy, swapped
- * in atomically, whatever changed.
+/* then pass to OUT: whether the tc part is on IN.  After an add killed
+ * between its attach and the entry, the entry does not say how it was
+ * attached yet: then @p learns it, so that del detaches it.
+ */
+static bool tc_part_present(struct table *t, const struct port_cfg *c,
+			    struct bpfwd_port *p)
+{
+	uint32_t id;
+
+	if (p->flags & BPFWD_F_CPU_TCX)
+		return tcx_attached(t, c->in, false);
+	if (p->prio)
+		return !tc_filter_prog(c->in, false, p->prio, &id);
+	if (kernel_has_tcx() && tcx_attached(t, c->in, false)) {
+		p->flags |= BPFWD_F_CPU_TCX;
+		return true;
+	}
+	if (!kernel_has_tcx() && !tc_filter_prog(c->in, false, 1, &id)) {
+		p->prio = 1;
+		return true;
+	}
+	return false;
+}
+
+static int put_entry(struct table *t, const struct port_cfg *c,
+		     const struct bpfwd_port *p)
+{
+	int err = port_put(t, c->in, p, BPF_EXIST);
+
+	if (err)
+		p_err("%s: write table %s: %s", c->dev, t->dir, strerror(-err));
+	return err;
+}
+
+/* replace's steps after the load, ordered so that a kill anywhere
+ * leaves the old or the new configuration: the new mode's map entries
+ * (which the program in place does not read; in mode map the devmap
+ * slot is the target: that one update is the switch), then the entry
+ * and the program.  The program decides the mode (and in mode redirect
+ * the target); the entry goes before the swap when the program in
+ * place does not read it (a specialised copy, flood), after when it
+ * does (cpumap reads target and flags).  @run: what is attached as an
+ * entry, @id its program (0: none, then attached here).
+ */
+static int replace_steps(struct table *t, struct port_cfg *c,
+			 const struct bpfwd_port *old,
+			 const struct bpfwd_port *run, uint32_t id,
+			 struct bpfwd_port *p, struct xdp *skel)
+{
+	bool first = !id || run->mode != BPFWD_MODE_CPUMAP, same;
+	int err;
+
+	same = id && xdp_same_prog(id, xdp_prog_fd(skel, prog_of(c->mode)));
+	err = maps_set(t, c, p, skel);
+	if (!err && cpu_pass(c) && !tc_part_present(t, c, p))
+		err = tc_part_attach(t, c, p);
+	if (err)
+		return err;
+	if (first) {
+		err = put_entry(t, c, p);
+		if (err)
+			return err;
+	}
+	err = attach_prog(t, c, p, first ? p : old, skel, id, same);
+	if (err && first)
+		port_put(t, c->in, old, BPF_EXIST);
+	if (!err && !first)
+		err = put_entry(t, c, p);
+	return err;
+}
+
+/* Changes the port in place, deciding from what is attached, not from
+ * the entry (which a killed command may have left ahead of or behind
+ * the program): no swap when the program that is wanted is there (the
+ * same name, instructions and constants), an atomic swap (in place of
+ * that program id) when another is, an attach when none is, so that
+ * the same command run again repairs whatever a kill left.
  */
 static int xdp_replace(struct table *t, struct port_cfg *c,
 		       const struct bpfwd_port *old)
 {
-	const struct xdp_fixed *fixed;
 	struct xdp_fixed fx;
-	struct bpfwd_port p;
+	struct bpfwd_port p, run;
 	struct xdp *skel;
-	bool swap;
 	uint32_t id;
 	int err;
 
-	err = replace_merge(t, c, old);
+	id = xdp_live(t, c->in, old, &run) ?
+		xdp_our_prog(c->in, old->flags & BPFWD_F_XDP_GENERIC) : 0;
+	err = replace_merge(t, c, old, &run, id);
 	if (err)
 		return err;
-	id = xdp_our_prog(c->in, generic(c));
-	if (!id) {
-		p_err("%s: the port's XDP program is not attached (any more); del and add the port",
-		      c->dev);
-		return -ENOENT;
-	}
 	p = *old;
-	fixed = fixed_of(c, &p, &fx);
-	swap = c->mode != old->mode || fixed || c->xdp.fix_offload;
-	err = xdp_load(t, prog_of(c->mode), extra_of(c->mode), 0, fixed,
-		       &skel);
-	if (err)
-		return err;
 	fill_entry(&p, c);
 	p.prio = old->prio;
-	p.flags |= old->flags & (BPFWD_F_CPU_TCX | BPFWD_F_OWN_CLSACT);
-	err = maps_set(t, c, &p, skel);
-	if (!err) {
-		err = port_put(t, c->in, &p, BPF_EXIST);
-		if (err)
-			p_err("%s: write table %s: %s", c->dev, t->dir,
-			      strerror(-err));
-	}
-	if (!err && swap) {
-		err = attach_prog(c, skel, id);
-		if (err)
-			port_put(t, c->in, old, BPF_EXIST);
-	}
+	p.flags |= old->flags & (BPFWD_F_CPU_TCX | BPFWD_F_OWN_CLSACT |
+				 BPFWD_F_FIXED_OFFLOAD);
+	err = xdp_load(t, prog_of(c->mode), extra_of(c->mode), 0,
+		       fixed_of(c, &p, &fx), &skel);
+	if (err)
+		return err;
+	err = replace_steps(t, c, old, &run, id, &p, skel);
 	xdp_free(skel);
 	if (err) {
 		if (c->mode != old->mode)
 			maps_clear(t, c->in, old->slot, c->mode, old->mode);
 		else if (old->mode == BPFWD_MODE_MAP)
-			xdp_devmap_set(t, old->slot, old->target);
+			xdp_devmap_set(t, old->slot, run.target);
 		return err;
 	}
 	maps_clear(t, c->in, old->slot, old->mode, c->mode);
+	if (run.mode != old->mode)
+		maps_clear(t, c->in, old->slot, run.mode, c->mode);
 	if (c->mode == BPFWD_MODE_CPUMAP)
 		xdp_kthread_ensure(t);
 	return 0;
+}
+
+/* Whether the mode's own settings (CPUs, group) are what @c says. */
+static bool settings_same(struct table *t, const struct port_cfg *c,
+			  const struct bpfwd_port *p)
+{
+	struct bpfwd_cpus cpus;
+	uint32_t group = 0;
+
+	if (c->mode == BPFWD_MODE_FLOOD)
+		return !xdp_flood_group(t, c->in, &group) &&
+		       group == c->xdp.group.v;
+	if (c->mode != BPFWD_MODE_CPUMAP)
+		return true;
+	if (xdp_cpus_get(t, p->slot, &cpus) || cpus.count != c->xdp.cpus.count ||
+	    cpus.qsize != (c->xdp.qsize ?: XDP_QSIZE_DEFAULT))
+		return false;
+	return !memcmp(cpus.cpu, c->xdp.cpus.cpu,
+		       cpus.count * sizeof(cpus.cpu[0]));
+}
+
+/* apply: what replace keeps (xdp-mode, how cpumap frames leave) is a
+ * del and add; the rest is compared with what runs, program included.
+ */
+static enum port_diff xdp_differs(struct table *t, const struct port_cfg *c,
+				  const struct bpfwd_port *p)
+{
+	struct bpfwd_port run, want = *p;
+	struct xdp_fixed fx, wfx;
+	bool fixed;
+
+	if (generic(c) != !!(p->flags & BPFWD_F_XDP_GENERIC) ||
+	    cpu_pass(c) != !!(p->flags & BPFWD_F_CPU_PASS))
+		return PORT_READD;
+	if (!live_fixed(t, c->in, p, &run, &fx))
+		return PORT_REPLACE;
+	if (run.mode != c->mode || p->mode != c->mode ||
+	    run.target != (uint32_t)c->out || p->target != (uint32_t)c->out)
+		return PORT_REPLACE;
+	fixed = fixed_of(c, &want, &wfx);
+	if ((fixed && memcmp(&fx, &wfx, sizeof(fx))) ||
+	    (!fixed && fx.ifindex))
+		return PORT_REPLACE;
+	if (!settings_same(t, c, p))
+		return PORT_REPLACE;
+	if (c->xdp.fix_offload && xdp_offload_fixable(c->in))
+		return PORT_REPLACE;
+	return PORT_SAME;
 }
 
 static bool xdp_port_attached(struct table *t, uint32_t ifindex,
@@ -621,11 +827,13 @@ static struct hook_stats *xdp_stats_read(struct table *t,
 	return &m->h;
 }
 
-/* The fields of @cur: counts, or with @prev rates over @secs. */
+/* The fields of @cur: counts, or with @prev rates over @secs (JSON:
+ * under NAME_per_sec, as every rate).
+ */
 static void print_stat_fields(const struct xdp_stat_field *f, size_t n,
 			      const void *cur, const void *prev, double secs)
 {
-	char fmt[32];
+	char fmt[32], key[32];
 	uint64_t v, p;
 	size_t i;
 
@@ -638,7 +846,8 @@ static void print_stat_fields(const struct xdp_stat_field *f, size_t n,
 		}
 		memcpy(&p, (const char *)prev + f[i].off, sizeof(p));
 		snprintf(fmt, sizeof(fmt), " %s/s %%.0f", f[i].name);
-		print_double(PRINT_ANY, f[i].name, fmt, counter_rate(v, p, secs));
+		snprintf(key, sizeof(key), "%s_per_sec", f[i].name);
+		print_double(PRINT_ANY, key, fmt, counter_rate(v, p, secs));
 	}
 }
 
@@ -699,6 +908,7 @@ static void xdp_probe(void)
 		}
 		open_json_object(NULL);
 		print_string(PRINT_ANY, "dev", " %s", i->if_name);
+		print_u64(PRINT_JSON, "ifindex", NULL, i->if_index);
 		print_bool(PRINT_JSON, "native", NULL, f & BPFWD_XDP_ACT_BASIC);
 		print_bool(PRINT_JSON, "redirect", NULL,
 			   f & BPFWD_XDP_ACT_REDIRECT);
@@ -730,6 +940,8 @@ const struct hook_ops hook_xdp = {
 	.replace = xdp_replace,
 	.detach = xdp_port_detach,
 	.attached = xdp_port_attached,
+	.live = xdp_live,
+	.differs = xdp_differs,
 	.show = xdp_show,
 	.stats_read = xdp_stats_read,
 	.stats_print = xdp_stats_print,

@@ -673,10 +673,11 @@ static bool show_attached(struct table *t, uint32_t ifindex,
 	return !ops || !ops->attached || ops->attached(t, ifindex, p);
 }
 
-/* One port: the mode and flags of the program that runs (after a
- * replace was killed between program and entry, the entry's may be
- * older), marked (detached) when no program is, (target gone) when no
- * device has the target's ifindex.
+/* One port: the mode, flags and target of the program that runs (after
+ * a replace was killed between program and entry, the entry's may be
+ * older; an XDP copy for one target carries it), marked (detached)
+ * when no program is, (target gone) when no device has the target's
+ * ifindex.
  */
 static void show_one(struct table *t, uint32_t ifindex,
 		     const struct bpfwd_port *p)
@@ -689,7 +690,7 @@ static void show_one(struct table *t, uint32_t ifindex,
 	attached = show_attached(t, ifindex, ops, p, &run);
 	open_json_object(NULL);
 	show_dev(t, ifindex);
-	show_target(p->target, &st);
+	show_target(run.target, &st);
 	print_string(PRINT_ANY, "mode", " mode %s", port_mode_name(run.mode));
 	if (ops)
 		ops->show(t, ifindex, &run);

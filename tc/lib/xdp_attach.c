@@ -246,6 +246,99 @@ uint32_t xdp_our_prog(int ifindex, bool generic)
 	return ours(id) ? id : 0;
 }
 
+/* The load-time constants of program @prog_fd: the value of its
+ * .rodata map, which the tag does not cover (it hashes the
+ * instructions, and they load the constants from the map).
+ */
+static int rodata_of(int prog_fd, uint32_t nr_maps, struct xdp__rodata *ro)
+{
+	struct bpf_prog_info info = { 0 };
+	uint32_t ids[16], len = sizeof(info), i;
+	int err = -ENOENT;
+
+	info.nr_map_ids = nr_maps < ARRAY_SIZE(ids) ? nr_maps : ARRAY_SIZE(ids);
+	info.map_ids = (uint64_t)(unsigned long)ids;
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return -errno;
+	for (i = 0; i < info.nr_map_ids && i < ARRAY_SIZE(ids) && err; i++) {
+		struct bpf_map_info mi = { 0 };
+		uint32_t mlen = sizeof(mi), zero = 0;
+		char val[256];
+		size_t n;
+		int fd = bpf_map_get_fd_by_id(ids[i]);
+
+		if (fd < 0)
+			continue;
+		n = 0;
+		if (!bpf_obj_get_info_by_fd(fd, &mi, &mlen))
+			n = strlen(mi.name);
+		if (n >= 7 && !strcmp(mi.name + n - 7, ".rodata") &&
+		    mi.value_size >= sizeof(*ro) &&
+		    mi.value_size <= sizeof(val) &&
+		    !bpf_map_lookup_elem(fd, &zero, val)) {
+			memcpy(ro, val, sizeof(*ro));
+			err = 0;
+		}
+		close(fd);
+	}
+	return err;
+}
+
+/* What tells two loaded programs apart: name, tag, constants. */
+struct prog_ident {
+	char name[BPF_OBJ_NAME_LEN];
+	uint8_t tag[BPF_TAG_SIZE];
+	struct xdp__rodata ro;
+};
+
+static int ident_of(int fd, struct prog_ident *id)
+{
+	struct bpf_prog_info info = { 0 };
+	uint32_t len = sizeof(info);
+
+	memset(id, 0, sizeof(*id));
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	memcpy(id->name, info.name, sizeof(id->name));
+	memcpy(id->tag, info.tag, sizeof(id->tag));
+	/* a program without constants (none of ours) keeps them 0 */
+	rodata_of(fd, info.nr_map_ids, &id->ro);
+	return 0;
+}
+
+static int ident_of_id(uint32_t id, struct prog_ident *pi)
+{
+	int fd = bpf_prog_get_fd_by_id(id), err;
+
+	if (fd < 0)
+		return -errno;
+	err = ident_of(fd, pi);
+	close(fd);
+	return err;
+}
+
+bool xdp_same_prog(uint32_t id, int fd)
+{
+	struct prog_ident a, b;
+
+	return !ident_of_id(id, &a) && !ident_of(fd, &b) &&
+	       !memcmp(&a, &b, sizeof(a));
+}
+
+int xdp_prog_fixed(uint32_t id, char *name, struct xdp_fixed *fx)
+{
+	struct prog_ident pi;
+	int err = ident_of_id(id, &pi);
+
+	if (err)
+		return err;
+	snprintf(name, BPF_OBJ_NAME_LEN, "%s", pi.name);
+	fx->ifindex = pi.ro.fixed_ifindex;
+	fx->slot = pi.ro.fixed_slot;
+	fx->target = pi.ro.fixed_target;
+	return 0;
+}
+
 int xdp_check_in(int ifindex, const char *dev, bool generic)
 {
 	LIBBPF_OPTS(bpf_xdp_query_opts, q);
@@ -319,6 +412,15 @@ int xdp_check_offload(int ifindex, const char *dev, bool fix)
 	      dev, peer, l.link_other_ns ? " (in another namespace)" : "",
 	      peer);
 	return -EOPNOTSUPP;
+}
+
+bool xdp_offload_fixable(int ifindex)
+{
+	char peer[IF_NAMESIZE];
+	struct link_info l;
+	bool on = false;
+
+	return !veth_peer_csum(ifindex, &l, peer, &on) && on;
 }
 
 int xdp_fix_offload(int ifindex, const char *dev, bool *changed)
@@ -474,6 +576,21 @@ int xdp_devmap_set(struct table *t, uint32_t slot, uint32_t ifindex)
 	struct bpf_devmap_val v = { .ifindex = ifindex };
 
 	return map_update(t, BPFWD_MAP_DEVMAP, slot, ifindex ? &v : NULL);
+}
+
+int xdp_devmap_get(struct table *t, uint32_t slot, uint32_t *ifindex)
+{
+	struct bpf_devmap_val v = { 0 };
+	int fd = xdp_map_fd(t, BPFWD_MAP_DEVMAP), err;
+
+	*ifindex = 0;
+	if (fd < 0)
+		return fd;
+	err = bpf_map_lookup_elem(fd, &slot, &v) ? -errno : 0;
+	close(fd);
+	if (!err)
+		*ifindex = v.ifindex;
+	return err;
 }
 
 int xdp_flood_set(struct table *t, uint32_t ifindex, bool member,

@@ -75,6 +75,10 @@ int xdp_check_offload(int ifindex, const char *dev, bool fix);
  * it is on; *@changed says whether it did, for xdp_unfix_offload().
  */
 int xdp_fix_offload(int ifindex, const char *dev, bool *changed);
+/* Whether @ifindex is a veth whose peer sends with tx checksumming on
+ * (what fix-offload would turn off).
+ */
+bool xdp_offload_fixable(int ifindex);
 void xdp_unfix_offload(int ifindex);
 /* Checks that @ifindex can take XDP frames redirected in native mode. */
 int xdp_check_target(int ifindex, const char *dev);
@@ -85,11 +89,23 @@ int xdp_attach(int ifindex, const char *dev, int prog_fd, bool generic,
 int xdp_detach(int ifindex, const char *dev, bool generic, uint32_t id);
 /* The id of bpfwd's program on the device in that mode, or 0. */
 uint32_t xdp_our_prog(int ifindex, bool generic);
+/* Whether the attached program @id is the one loaded as @fd: the same
+ * name, instructions (tag) and load-time constants (a copy specialised
+ * for another target has the tag of the first: the constants are in
+ * its .rodata map, read here).
+ */
+bool xdp_same_prog(uint32_t id, int fd);
+/* The name of program @id (BPF_OBJ_NAME_LEN bytes) and the constants it
+ * was specialised with (all 0: a table-driven copy).
+ */
+int xdp_prog_fixed(uint32_t id, char *name, struct xdp_fixed *fx);
 
 /* Pinned XDP maps of a table: opened by name, -ENOENT when absent. */
 int xdp_map_fd(struct table *t, const char *name);
 
 int xdp_devmap_set(struct table *t, uint32_t slot, uint32_t ifindex);
+/* The target in devmap slot @slot (0: empty). */
+int xdp_devmap_get(struct table *t, uint32_t slot, uint32_t *ifindex);
 /* Joins (with the devmap program @egress_fd) or leaves the flood ports. */
 int xdp_flood_set(struct table *t, uint32_t ifindex, bool member,
 		  uint32_t group, int egress_fd);

@@ -6,7 +6,7 @@
 # are added when missing, replaced when they differ, moved (deleted and
 # added) when their hook, direction or prio differs, and left alone when
 # they are what the file says: a second apply changes nothing, proved
-# by the kernel's program and link ids.  prune deletes the ports the
+# by the kernel's program and link ids (hook xdp too).  prune deletes the ports the
 # file does not name.  A usage error anywhere changes nothing; a line
 # that fails names file and line, keeps the ports before it applied and
 # the rest as they were.
@@ -125,6 +125,31 @@ ge "$(wc -l <"$TMPDIR_T/example.conf")" 3 "the example has port lines"
 out=$(apply "$TMPDIR_T/example.conf" 2>&1)
 is "$?" 1 "its port lines: no usage error, only devices missing"
 like "$out" "line 1: eth1: no such device" "its port lines: the first device is missing"
+
+## hook xdp: an XDP port that is what the file says is left alone (its
+## program id kept); a new target is a new copy of the program
+bpfwd_ns "$dut" port flush
+in_ns "$sink" ethtool -K s0 gro on >/dev/null
+in_ns "$sink" ethtool -K s1 gro on >/dev/null
+in_ns "$gen" ethtool -K g0 tx off >/dev/null
+xid() { ip -n "$dut" -j -d link show d0 | jq -r '.[0].xdp.prog.id // empty'; }
+echo "port add dev d0 to d1 hook xdp" >"$TMPDIR_T/xdp.conf"
+is "$(apply "$TMPDIR_T/xdp.conf")" "d0: added" "xdp: first apply: added"
+id0=$(xid)
+out=$(bpfwd_ns "$dut" -j apply "$TMPDIR_T/xdp.conf")
+is "$(jq -c 'map([.dev, .action])' <<<"$out")" '[["d0","unchanged"]]' "xdp: second apply: unchanged"
+is "$(xid)" "$id0" "xdp: second apply: the same program (id $id0)"
+is "$(delivered "$sink" 20)" 20 "xdp: traffic crosses"
+sed -i 's/to d1/to d2/' "$TMPDIR_T/xdp.conf"
+is "$(apply "$TMPDIR_T/xdp.conf")" "d0: replaced" "xdp: another target: replaced"
+id1=$(xid)
+is "$([ -n "$id1" ] && [ "$id1" != "$id0" ] && echo yes)" yes "xdp: another target: a new copy ($id0 -> $id1)"
+is "$(apply "$TMPDIR_T/xdp.conf")$(xid)" "d0: unchanged$id1" "xdp: again: unchanged, id kept"
+ip -n "$dut" link set d0 xdp off
+is "$(apply "$TMPDIR_T/xdp.conf")" "d0: replaced" "xdp: program removed by hand: replaced"
+is "$(bpfwd_ns "$dut" -j port show dev d0 | jq -c '.[0] | [.to, .mode, .attached]')" \
+	'["d2","redirect",true]' "xdp: program removed by hand: attached again"
+bpfwd_ns "$dut" port flush
 
 out=$(apply "$TMPDIR_T/none.conf" 2>&1)
 is "$?:$out" "1:bpfwd: apply $TMPDIR_T/none.conf: No such file or directory" "a missing file"

@@ -20,9 +20,7 @@ COUNTS='["packets","bytes","dropped","err_clone","err_redirect","no_target","run
 # Documented keys that a file this test's author could not change does
 # not print yet: "TITLE PATH|reason".  Reported as TODO (not a failure)
 # until it does; then the TODO passes and the entry goes.
-KNOWN_GAPS=(
-	"bpfwd -j probe|xdp[].ifindex|tc/hook_xdp.c xdp_probe_print() prints no ifindex yet"
-)
+KNOWN_GAPS=()
 
 # schema MAN TITLE...: "PATH<tab>TYPES<tab>OPTIONAL" for every key the
 # JSON OUTPUT subsections TITLE... of MAN document (a definition term
@@ -81,7 +79,9 @@ check_key() {
 	key=${path##*.}
 	parent=${path%.*}
 	[ "$parent" = "$path" ] && parent=
-	jp=".$parent"
+	# every object PATH's parent names (an array that only some rows
+	# have, like [].cpumap, is skipped where it is absent)
+	jp="(.${parent//\[\]/[]?} | objects)"
 	n=$(jq "[$jp] | length" <<<"$doc")
 	if [ "$n" = 0 ]; then
 		if [ "$opt" = 1 ]; then
@@ -144,6 +144,12 @@ bpfwd_ns "$dut" port add dev d0 to d1 hook tc || die "port add d0"
 bpfwd_ns "$dut" port add dev d1 to d0 hook tc || die "port add d1"
 got=$(delivered "$sink" 20)
 is "$got" 20 "traffic crosses the ports"
+# an XDP cpumap port, for the cpumap side of stats (its rows are there
+# without traffic)
+veth "$dut" c0 "$dut" c1
+bpfwd_ns "$dut" port add dev c0 hook xdp xdp-mode generic cpus 0 fix-offload ||
+	die "port add c0 (cpumap)"
+CPU_COUNTS='["packets","passed","redirected","err_redirect","no_cpu","processed","drops","sched"]'
 
 # stats, once
 doc=$(bpfwd_ns "$dut" -j stats)
@@ -176,6 +182,11 @@ is "$(jq -c --argjson c "$COUNTS" '[.rates[] | (., .cpus[]?) | keys[] | select(I
 	"[]" "stats interval: no rate under a count's key"
 ge "$(jq '.rates[] | select(.dev == "d0") | .packets_per_sec | floor' <<<"$doc")" 1 \
 	"stats interval: d0's packets_per_sec moved"
+is "$(jq -c '[.rates[] | select(.dev == "c0") | .cpumap[]] | length > 0' <<<"$doc")" true \
+	"stats interval: the cpumap port's cpumap rows"
+is "$(jq -c --argjson c "$CPU_COUNTS" '[.rates[].cpumap[]? | (., .kthread // empty) | keys[] | select(IN($c[]))] | unique' <<<"$doc")" \
+	"[]" "stats interval: no cpumap or kthread rate under a count's key"
+bpfwd_ns "$dut" port del dev c0 || not_ok "port del c0"
 
 # port show: the tc ports, and one whose devices are gone
 veth "$dut" a0 "$dut" a1

@@ -71,7 +71,7 @@ check "xdp-mode generic fix-offload: added" \
 is "$(tx_csum "$gen" g0)" off "xdp-mode generic fix-offload: g0's tx checksumming is off"
 is "$(tcp_copy)" $SIZE "xdp-mode generic fix-offload: TCP moves $SIZE bytes intact"
 check "xdp-mode generic: del" bpfwd_ns "$dut" port del dev d0
-in_ns "$gen" ethtool -K g0 tx on >/dev/null
+is "$(tx_csum "$gen" g0)" on "del: g0's tx checksumming is on again (fix-offload turned it off)"
 
 # fix-offload: bpfwd turns it off in gen's namespace, TCP goes through
 check "fix-offload: added" bpfwd_ns "$dut" port add dev d0 to d1 hook xdp fix-offload
@@ -95,6 +95,23 @@ like "$out" 'x0: its veth peer x1 sends with tx checksum offload' "peer here: na
 check "peer here: fix-offload" bpfwd_ns "$dut" port add dev x0 to d1 hook xdp fix-offload
 is "$(tx_csum "$dut" x1)" off "peer here: x1's tx checksumming is off"
 check "peer here: del" bpfwd_ns "$dut" port del dev x0
+is "$(tx_csum "$dut" x1)" on "peer here: del turns x1's tx checksumming back on"
+# off before the port: bpfwd did not turn it off, del leaves it off
+in_ns "$dut" ethtool -K x1 tx off >/dev/null
+check "peer off already: fix-offload" bpfwd_ns "$dut" port add dev x0 to d1 hook xdp fix-offload
+check "peer off already: del" bpfwd_ns "$dut" port del dev x0
+is "$(tx_csum "$dut" x1)" off "peer off already: del leaves x1's tx checksumming off"
+# turned on under the port, then replace ... fix-offload: off again,
+# and recorded, so that del puts it back
+check "replace: port without fix-offload (peer off)" bpfwd_ns "$dut" port add dev x0 to d1 hook xdp
+in_ns "$dut" ethtool -K x1 tx on >/dev/null
+check "replace ... fix-offload" bpfwd_ns "$dut" port replace dev x0 fix-offload
+is "$(tx_csum "$dut" x1)" off "replace ... fix-offload: x1's tx checksumming is off"
+check "replace: del" bpfwd_ns "$dut" port del dev x0
+is "$(tx_csum "$dut" x1)" on "replace: del turns it back on"
+# flush too
+check "flush: fix-offload" bpfwd_ns "$dut" port add dev x0 to d1 hook xdp fix-offload
+is "$(tx_csum "$dut" x1)" off "flush: x1's tx checksumming is off under the port"
 
 # a peer whose namespace has no name and no process: warned, not refused
 setup_ns hidden || not_ok "namespace hidden"
@@ -110,7 +127,8 @@ is "$?" 0 "peer not found: added"
 like "$out" 'y0: cannot inspect its veth peer in another namespace.*ethtool -K PEER tx-checksumming off' \
 	"peer not found: warns with the fix"
 check "peer not found: del" bpfwd_ns "$dut" port del dev y0
-check "return port: del" bpfwd_ns "$dut" port del dev d1
+check "flush: x0 and the return port" bpfwd_ns "$dut" port flush
+is "$(tx_csum "$dut" x1)" on "flush turns x1's tx checksumming back on"
 is "$(pins_left)" 0 "no pin left"
 
 done_testing

@@ -159,7 +159,8 @@ rates_under_traffic() {
 	wait $pid
 }
 # stats interval: the cpumap side's rates per CPU, the kthread's too,
-# in text and JSON, named as in the one-shot output
+# in text and JSON, under the one-shot names with _per_sec (a key means
+# one thing: a count, or a rate)
 xtopo
 if bpfwd_ns "$dut" port add dev d0 hook xdp cpus "0-$last" to d1; then
 	R=$TMPDIR_T/rates
@@ -170,12 +171,15 @@ if bpfwd_ns "$dut" port add dev d0 hook xdp cpus "0-$last" to d1; then
 	rates=$(jq -cs 'last | .rates[0]' "$R")
 	is "$(jq -c '[.cpumap[]?.cpu]' <<<"$rates")" \
 		"$(jq -cn "[range($NCPU)]")" "stats interval: a cpumap rate row per listed CPU"
-	is "$(jq '[.cpumap[]? | select(.listed and .packets > 0 and .redirected > 0)] | length' <<<"$rates")" \
+	is "$(jq '[.cpumap[]? | select(.listed and .packets_per_sec > 0 and .redirected_per_sec > 0)] | length' <<<"$rates")" \
 		"$NCPU" "stats interval: every listed CPU's cpumap program rate moved"
-	is "$(jq '[.cpumap[]? | select(.kthread.processed > 0)] | length' <<<"$rates")" \
+	is "$(jq '[.cpumap[]? | select(.kthread.processed_per_sec > 0)] | length' <<<"$rates")" \
 		"$NCPU" "stats interval: every listed CPU's kthread processed rate moved"
+	is "$(jq -c '[.cpumap[0] | keys[] | select(IN("cpu", "listed", "kthread") | not)]' <<<"$rates")" \
+		'["err_redirect_per_sec","no_cpu_per_sec","packets_per_sec","passed_per_sec","redirected_per_sec"]' \
+		"stats interval: the cpumap program's rates, under NAME_per_sec"
 	is "$(jq -c '[.cpumap[0] | .kthread | keys[]]' <<<"$rates")" \
-		'["drops","processed","sched"]' "stats interval: the kthread's rates, one-shot names"
+		'["drops_per_sec","processed_per_sec","sched_per_sec"]' "stats interval: the kthread's rates, under NAME_per_sec"
 	rates_under_traffic "$R" stats dev d0 interval 1 count 1
 	is "$(grep -Ec '^ +cpumap cpu[0-9]+: packets/s [1-9][0-9]* .*kthread processed/s [1-9]' "$R")" \
 		"$NCPU" "stats interval text: a moving rate line per listed CPU"
