@@ -23,6 +23,7 @@
 #include "route_attach.h"
 
 #define ROUTE_XDP_PROG	"route_xdp"
+#define ROUTE_TC_PROG	"route_tc"
 
 static void table_of(const struct route_att *a, struct table *t)
 {
@@ -180,6 +181,29 @@ bool route_attached(const struct route_att *a)
 		return tcx_attached(&t, a->ifindex, false);
 	}
 	return tc_filter_attached(a->ifindex, false, ROUTE_PRIO);
+}
+
+uint32_t route_prog_id(const struct route_att *a)
+{
+	struct tc_filter_info f[4];
+	uint32_t ids[1] = { 0 }, cnt = 1;
+	int n, i;
+
+	switch (a->hook) {
+	case BPFWD_HOOK_XDP:
+		return route_xdp_id(a);
+	case BPFWD_HOOK_TCX:
+		if (bpf_prog_query(a->ifindex, BPF_TCX_INGRESS, 0, NULL, ids,
+				   &cnt) || !cnt)
+			return 0;
+		return prog_named(ids[0], ROUTE_TC_PROG) ? ids[0] : 0;
+	}
+	n = nl_filter_list(a->ifindex, false, f, ARRAY_SIZE(f));
+	for (i = 0; i < n && i < (int)ARRAY_SIZE(f); i++)
+		if (f[i].prio == ROUTE_PRIO &&
+		    prog_named(f[i].prog_id, ROUTE_TC_PROG))
+			return f[i].prog_id;
+	return 0;
 }
 
 bool route_has_tcx(void)

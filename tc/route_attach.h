@@ -29,6 +29,8 @@ int route_attach(const struct route_att *a, int prog_fd, const char *name,
 		 bool *own_clsact);
 int route_detach(const struct route_att *a, bool own_clsact);
 bool route_attached(const struct route_att *a);
+/* The id of route_tc or route_xdp on @a's hook, or 0. */
+uint32_t route_prog_id(const struct route_att *a);
 bool route_has_tcx(void);
 
 #endif /* __BPFWD_ROUTE_ATTACH_H */

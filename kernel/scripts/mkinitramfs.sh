@@ -88,6 +88,7 @@ if [ -n "$debroot" ]; then
 	kver=$(ls "$debroot/lib/modules")
 	mods="veth bridge dummy sch_ingress cls_bpf act_bpf cls_u32 cls_matchall
 	      act_mirred act_gact pktgen"
+	mods="$mods 8021q"	# VLAN egress (tests/vm/55-route-vlan.sh)
 	[ -e "$debroot/lib/modules/$kver/modules.dep" ] ||
 		depmod -b "$debroot" "$kver"
 	mkdir -p "$r/lib/modules/$kver"

@@ -11,10 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <bpf/bpf.h>
 
 #include "bench.h"
 #include "lib/nsrun.h"
 #include "lib/util.h"
+#include "route_attach.h"
 #include "route_maps.h"
 
 int route_setup(struct bench *b, const struct method *m)
@@ -59,6 +61,33 @@ static void fast_share(struct bench *b, const struct method *m)
 	ns_leave();
 }
 
+/* With kernel.bpf_stats_enabled = 1, what the row's program cost a
+ * run (the row loaded it, so its counts are the row's), a line.
+ */
+static void prog_cost(struct bench *b, const struct method *m)
+{
+	struct route_att a = { .dev = b->in_dev };
+	struct bpf_prog_info info = { 0 };
+	uint32_t len = sizeof(info), id;
+	int fd;
+
+	a.hook = !strcmp(m->hook, "xdp") ? BPFWD_HOOK_XDP :
+		 !strcmp(m->hook, "tcx") ? BPFWD_HOOK_TCX : BPFWD_HOOK_TC;
+	if (ns_enter(b->ns[NS_DUT]))
+		return;
+	a.ifindex = if_nametoindex(b->in_dev);
+	id = a.ifindex ? route_prog_id(&a) : 0;
+	fd = id ? bpf_prog_get_fd_by_id(id) : -1;
+	if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len) &&
+	    info.run_cnt)
+		fprintf(stderr, "bench: %s: %s ran %llu times, %.0f ns a run (kernel.bpf_stats_enabled)\n",
+			m->name, info.name, (unsigned long long)info.run_cnt,
+			(double)info.run_time_ns / info.run_cnt);
+	if (fd >= 0)
+		close(fd);
+	ns_leave();
+}
+
 void route_teardown(struct bench *b, const struct method *m)
 {
 	const char *dev[] = { b->in_dev, b->out_dev };
@@ -69,6 +98,7 @@ void route_teardown(struct bench *b, const struct method *m)
 		return;
 	b->tp.fast_on = false;
 	fast_share(b, m);
+	prog_cost(b, m);
 	for (i = 0; i < 2; i++)
 		if (ns_exec(b->ns[NS_DUT], (char *const[]){ BENCH_SELF, "route",
 			    "del", "dev", (char *)dev[i], NULL }, err, sizeof(err)))

@@ -19,7 +19,7 @@
 # route replaced, a nexthop deleted and a neighbour's new MAC take
 # effect at once under traffic, an unresolved neighbour still gets its
 # frames, TCP (iperf3) goes through, and two routers in series work.
-# VLAN egress needs 8021q, which this kernel may lack (skipped then).
+# VLAN sub-interfaces as egress: tests/netns/route_vlan.t.
 source "$(dirname "$0")/../lib.sh"
 source "$TESTS_DIR/route_lib.sh"
 need_bpfwd
@@ -386,29 +386,6 @@ if series_topo; then
 	done
 else
 	not_ok "series topology"
-fi
-
-# --- a VLAN sub-interface as egress (needs 8021q) ---
-if ip -n "$r" link add link r1 name r1.5 type vlan id 5 2>/dev/null; then
-	ip -n "$h2" link add link e0 name e0.5 type vlan id 5
-	ip -n "$r" addr add 10.5.0.254/24 dev r1.5
-	ip -n "$h2" addr add 10.5.0.2/24 dev e0.5
-	ip -n "$r" link set r1.5 up
-	ip -n "$h2" link set e0.5 up
-	for hook in $HOOKS; do
-		bpfwd_ns "$r" route add dev r0 dev r1 $(hook_args "$hook")
-		out=$(in_ns "$h1" ping -c 3 -i 0.1 -W 1 10.5.0.2)
-		like "$out" "3 received" "vlan, $hook: h1 reaches h2 through r1.5"
-		if [ "$hook" = xdp ]; then	# generic XDP sends to any device
-			ge "$(route_stat "$r" r0 passed.no_devmap)" 2 \
-				"vlan, xdp: r1.5 is not in the devmap: the kernel sends"
-		else
-			ge "$(route_stat "$r" r0 forwarded)" 2 "vlan, $hook: forwarded to r1.5"
-		fi
-		bpfwd_ns "$r" route del dev r0 dev r1
-	done
-else
-	skip "VLAN sub-interfaces as egress: this kernel has no 8021q (the VM lane's Debian kernels do)"
 fi
 
 done_testing
