@@ -483,8 +483,12 @@ static bool live_fixed(struct table *t, uint32_t ifindex,
 		fx->slot = p->slot;
 	if (live->mode == BPFWD_MODE_REDIRECT && fx->ifindex == ifindex)
 		live->target = fx->target;
-	else if (live->mode == BPFWD_MODE_MAP)
-		xdp_devmap_get(t, fx->slot, &live->target);
+	else if (live->mode == BPFWD_MODE_MAP &&
+		 (xdp_devmap_get(t, fx->slot, &live->target) || !live->target))
+		/* the kernel empties a slot whose device goes: the entry
+		 * still names it, and show marks it (target gone)
+		 */
+		live->target = p->target;
 	else if (live->mode == BPFWD_MODE_FLOOD)
 		live->target = 0;
 	return true;
