@@ -509,7 +509,8 @@ static void refresh(struct mirror *d)
 		ring_buffer__consume(d->seen_rb);
 	else
 		seen_all(d);
-	qsort(d->seen, d->nseen, sizeof(*d->seen), key_cmp);
+	if (d->nseen)	/* qsort(NULL, 0, ...) is undefined (UBSan) */
+		qsort(d->seen, d->nseen, sizeof(*d->seen), key_cmp);
 	for (i = 0; i < d->nseen; i++) {
 		k = &d->seen[i];
 		if ((i && !key_cmp(k, k - 1)) ||
