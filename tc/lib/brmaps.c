@@ -47,6 +47,9 @@ static const struct map_layout br_maps[] = {
 	  offsetof(struct brmaps, stats_fd) },
 	{ BPFWD_MAP_BR_SLOTS, BPF_MAP_TYPE_ARRAY, 4, sizeof(struct bpfwd_br),
 	  BPFWD_BR_MAX_BRIDGES + 1, offsetof(struct brmaps, slots_fd) },
+	{ BPFWD_MAP_BR_VLAN, BPF_MAP_TYPE_HASH, sizeof(struct bpfwd_br_vlan_key),
+	  sizeof(struct bpfwd_br_vlan), BPFWD_BR_MAX_VLAN,
+	  offsetof(struct brmaps, vlan_fd) },
 };
 
 static int *fd_of(struct brmaps *m, const struct map_layout *l)

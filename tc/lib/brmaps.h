@@ -5,7 +5,8 @@
  * `bpfwd daemon`:
  *
  *   <root>/bpfwd/<netns cookie>/bridge/
- *       bpfwd_br, bpfwd_br_ports, bpfwd_br_fdb, bpfwd_br_stats   maps
+ *       bpfwd_br, bpfwd_br_ports, bpfwd_br_fdb, bpfwd_br_stats,
+ *       bpfwd_br_slots, bpfwd_br_vlan                            maps
  *       prog_tc, prog_xdp                                       programs
  *       link_<ifindex>_ingress                                  tcx links
  *
@@ -27,6 +28,7 @@ struct brmaps {
 	int fdb_fd;		/* bpfwd_br_fdb */
 	int stats_fd;		/* bpfwd_br_stats */
 	int slots_fd;		/* bpfwd_br_slots */
+	int vlan_fd;		/* bpfwd_br_vlan */
 	int lock_fd;		/* the directory, flock()ed */
 	char dir[PATH_MAX];
 };
