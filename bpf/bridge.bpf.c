@@ -455,7 +455,13 @@ static __always_inline __u32 br_rule(void *data, void *data_end, __u32 in,
 		reason = BPFWD_BRC_VLAN;
 		goto out;
 	}
-	reason = xdp ? br_vlan_parse(eth, data_end, v) : 0;
+	/* tc: the stack took the outer tag out of the frame before tc
+	 * (skb_vlan_untag); one left in it is not understood
+	 */
+	if (xdp)
+		reason = br_vlan_parse(eth, data_end, v);
+	else if (!v->proto && tpid(eth->h_proto))
+		reason = BPFWD_BRC_VLAN;
 	if (reason)
 		goto out;
 	*proto = bpf_htons((br->flags & BPFWD_BR_F_8021AD) ? ETH_P_8021AD :
