@@ -460,8 +460,8 @@ static __always_inline __u32 br_rule(void *data, void *data_end, __u32 in,
 	 */
 	if (xdp)
 		reason = br_vlan_parse(eth, data_end, v);
-	else if (!v->proto && tpid(eth->h_proto))
-		reason = BPFWD_BRC_VLAN;
+	else
+		reason = !v->proto && tpid(eth->h_proto) ? BPFWD_BRC_VLAN : 0;
 	if (reason)
 		goto out;
 	*proto = bpf_htons((br->flags & BPFWD_BR_F_8021AD) ? ETH_P_8021AD :
