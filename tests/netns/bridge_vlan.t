@@ -20,7 +20,8 @@
 #    untagged flag, a VLAN removed, the pvid moved) that the mirror follows.
 #
 # BR_VLAN_HOOKS picks the hooks (default "tc tcx xdp xdp-generic"; tcx
-# only where the kernel has it); the VM lane trims it under TCG.
+# only where the kernel has it), BR_VLAN_CASES the parts (default "novf
+# vf"); the VM lane trims both under TCG (tests/vm/50-host-suites.sh).
 source "$(dirname "$0")/../lib.sh"
 source "$TESTS_DIR/bridge_lib.sh"
 need_bpfwd
@@ -208,48 +209,58 @@ hooks=${BR_VLAN_HOOKS:-tc tcx xdp xdp-generic}
 has_tcx || hooks=${hooks//tcx/}
 
 # ---- vlan_filtering 0 ----
-check "vlan_filtering 0: plain bridge" play nplain none "$TMPDIR_T/novf"
-is "$(frames nplain h2 8100000a)" 6 "vlan_filtering 0: h2 gets the 802.1Q frames, tag and all"
-is "$(frames nplain h4 88a8006481)" 4 "vlan_filtering 0: h4 gets the stacked 802.1ad+802.1Q frames"
-is "$(frames nplain h4 8100a000)" 4 "vlan_filtering 0: the priority tag (PCP 5) arrives as sent"
-for hook in $hooks; do
-	if ! play "n$hook" "$hook" "$TMPDIR_T/novf"; then
-		not_ok "vlan_filtering 0, $hook: frames played"
-		continue
-	fi
-	diag "vlan_filtering 0, $hook: $(jq -c . "$TMPDIR_T/n$hook.stats")"
-	same "n$hook" nplain
-	ge "$(stat_of "n$hook" forwarded)" 26 \
-		"vlan_filtering 0, $hook: the tagged known unicast took the fast path"
-	is "$(stat_of "n$hook" vlan)" 0 "vlan_filtering 0, $hook: no frame passed for its tag"
-done
+novf_part() {
+	check "vlan_filtering 0: plain bridge" play nplain none "$TMPDIR_T/novf"
+	is "$(frames nplain h2 8100000a)" 6 "vlan_filtering 0: h2 gets the 802.1Q frames, tag and all"
+	is "$(frames nplain h4 88a8006481)" 4 "vlan_filtering 0: h4 gets the stacked 802.1ad+802.1Q frames"
+	is "$(frames nplain h4 8100a000)" 4 "vlan_filtering 0: the priority tag (PCP 5) arrives as sent"
+	for hook in $hooks; do
+		if ! play "n$hook" "$hook" "$TMPDIR_T/novf"; then
+			not_ok "vlan_filtering 0, $hook: frames played"
+			continue
+		fi
+		diag "vlan_filtering 0, $hook: $(jq -c . "$TMPDIR_T/n$hook.stats")"
+		same "n$hook" nplain
+		ge "$(stat_of "n$hook" forwarded)" 26 \
+			"vlan_filtering 0, $hook: the tagged known unicast took the fast path"
+		is "$(stat_of "n$hook" vlan)" 0 "vlan_filtering 0, $hook: no frame passed for its tag"
+	done
+}
 
 # ---- vlan_filtering 1 ----
-if ! in_ns "$brdut" ip link add bpfwdvf type bridge vlan_filtering 1 2>/dev/null; then
-	skip "vlan_filtering 1: this kernel has no bridge VLAN filtering (vlan_filtering 1: Operation not supported)"
-	done_testing
-	exit 0
-fi
-in_ns "$brdut" ip link del bpfwdvf
-check "vlan_filtering 1: plain bridge" play vplain none "$TMPDIR_T/vf" vlans_setup
-diag "plain: h1 $(wc -l <"$TMPDIR_T/vplain/h1"), h2 $(wc -l <"$TMPDIR_T/vplain/h2"), h3 $(wc -l <"$TMPDIR_T/vplain/h3"), h4 $(wc -l <"$TMPDIR_T/vplain/h4") frames"
-# what the plain bridge does is the reference; a few checks that it is
-# the VLAN-aware bridge the script means
-ge "$(frames vplain h1 8100000a)" 10 "vlan_filtering 1: h1 (trunk) gets VLAN 10 tagged"
-ge "$(frames vplain h1 8100a014)" 4 "vlan_filtering 1: a priority tag from h4 reaches h1 as VLAN 20, PCP 5"
-is "$(grep -c '^.\{24\}8100' "$TMPDIR_T/vplain/h2")" 0 "vlan_filtering 1: h2 (access) gets nothing tagged"
-for hook in $hooks; do
-	if ! play "v$hook" "$hook" "$TMPDIR_T/vf" vlans_setup; then
-		not_ok "vlan_filtering 1, $hook: frames played"
-		continue
+vf_part() {
+	setup_ns vfprobe || return 1
+	# shellcheck disable=SC2154
+	if ! in_ns "$vfprobe" ip link add bpfwdvf type bridge vlan_filtering 1 2>/dev/null; then
+		skip "vlan_filtering 1: this kernel has no bridge VLAN filtering (vlan_filtering 1: Operation not supported)"
+		return
 	fi
-	diag "vlan_filtering 1, $hook: $(jq -c . "$TMPDIR_T/v$hook.stats")"
-	same "v$hook" vplain
-	ge "$(stat_of "v$hook" forwarded)" 60 \
-		"vlan_filtering 1, $hook: known unicast took the fast path (push, pop, keep, priority)"
-	ge "$(stat_of "v$hook" vlan)" 20 \
-		"vlan_filtering 1, $hook: disallowed VLANs, other TPIDs, non-forwarding VLANs went to the bridge"
-	is "$(stat_of "v$hook" stale)" 0 "vlan_filtering 1, $hook: no frame met a stale mirror"
-done
+	check "vlan_filtering 1: plain bridge" play vplain none "$TMPDIR_T/vf" vlans_setup
+	diag "plain: h1 $(wc -l <"$TMPDIR_T/vplain/h1"), h2 $(wc -l <"$TMPDIR_T/vplain/h2"), h3 $(wc -l <"$TMPDIR_T/vplain/h3"), h4 $(wc -l <"$TMPDIR_T/vplain/h4") frames"
+	# the plain bridge is the reference; a few checks that it is the
+	# VLAN-aware bridge the script means
+	ge "$(frames vplain h1 8100000a)" 10 "vlan_filtering 1: h1 (trunk) gets VLAN 10 tagged"
+	ge "$(frames vplain h1 8100a014)" 4 "vlan_filtering 1: a priority tag from h4 reaches h1 as VLAN 20, PCP 5"
+	is "$(grep -c '^.\{24\}8100' "$TMPDIR_T/vplain/h2")" 0 "vlan_filtering 1: h2 (access) gets nothing tagged"
+	for hook in $hooks; do
+		if ! play "v$hook" "$hook" "$TMPDIR_T/vf" vlans_setup; then
+			not_ok "vlan_filtering 1, $hook: frames played"
+			continue
+		fi
+		diag "vlan_filtering 1, $hook: $(jq -c . "$TMPDIR_T/v$hook.stats")"
+		same "v$hook" vplain
+		ge "$(stat_of "v$hook" forwarded)" 60 \
+			"vlan_filtering 1, $hook: known unicast took the fast path (push, pop, keep, priority)"
+		ge "$(stat_of "v$hook" vlan)" 20 \
+			"vlan_filtering 1, $hook: disallowed VLANs, other TPIDs, non-forwarding VLANs went to the bridge"
+		is "$(stat_of "v$hook" stale)" 0 "vlan_filtering 1, $hook: no frame met a stale mirror"
+	done
+}
 
+for part in ${BR_VLAN_CASES:-novf vf}; do
+	case $part in
+	novf|vf) "${part}_part" ;;
+	*) die "BR_VLAN_CASES: unknown part '$part' (novf, vf)" ;;
+	esac
+done
 done_testing
