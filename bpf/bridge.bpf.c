@@ -251,7 +251,6 @@ static __always_inline __u32 check_nf(const struct bpfwd_br *br,
 struct br_vlan {
 	__u16 proto;		/* TPID of the outer tag (network order), 0: none */
 	__u16 tci;		/* its TCI (host order) */
-	bool in_data;		/* the tag is in the frame (XDP), not in the skb */
 	bool learn;		/* the bridge learns the source in @vid */
 	__u16 vid;		/* the bridge's VLAN: the fdb's (0: no filtering) */
 	__u16 out_tci;		/* the tag the bridge carries it with */
@@ -290,15 +289,15 @@ static __always_inline __u32 br_vlan_parse(struct ethhdr *eth, void *data_end,
 		return BPFWD_BRC_MALFORMED;
 	v->proto = eth->h_proto;
 	v->tci = bpf_ntohs(vh->tci);
-	v->in_data = true;
 	return 0;
 }
 
 /* __allowed_ingress(): the frame's VLAN on a vlan_filtering bridge.
  * Returns 0 when the frame may be forwarded in @v->vid, or a reason;
- * @v->learn says whether the bridge learns its source all the same
- * (VLAN in learning state).  A tag of the other TPID makes the bridge
- * stack its own tag over it: left to the bridge.
+ * @v->learn says whether the bridge learns its source in @v->vid all the
+ * same.  An outer tag of the other TPID makes the bridge take the frame
+ * as untagged (the pvid) and stack its own tag over it, and a port with
+ * vlan_tunnel maps tags to tunnel ids: both left to the bridge.
  */
 static __always_inline __u32 br_vlan_in(const struct bpfwd_br *br,
 					const struct bpfwd_br_port *ip,
@@ -308,12 +307,11 @@ static __always_inline __u32 br_vlan_in(const struct bpfwd_br *br,
 				ETH_P_8021AD : ETH_P_8021Q);
 	struct bpfwd_br_vlan_key vk = { .port = in };
 	const struct bpfwd_br_vlan *e;
+	bool other = v->proto && v->proto != proto;
 
-	if (!(br->flags & BPFWD_BR_F_VLAN_SYNC) ||
-	    (ip->flags & BPFWD_BRP_VLAN_TUNNEL) ||
-	    (v->proto && v->proto != proto))
+	if (!(br->flags & BPFWD_BR_F_VLAN_SYNC))
 		return BPFWD_BRC_VLAN;
-	v->vid = v->tci & VLAN_VID_MASK;
+	v->vid = other ? 0 : v->tci & VLAN_VID_MASK;
 	v->out_tci = v->tci;
 	if (!v->vid) {
 		/* untagged or priority-tagged: the pvid, PCP kept */
@@ -325,13 +323,14 @@ static __always_inline __u32 br_vlan_in(const struct bpfwd_br *br,
 	}
 	vk.vid = v->vid;
 	e = bpf_map_lookup_elem(&bpfwd_br_vlan, &vk);
-	if (!e || (e->flags & BPFWD_BRV_TUNNEL))
+	if (!e)
 		return BPFWD_BRC_VLAN;		/* not on the port: dropped */
 	/* a port in learning state learns whatever its VLAN's state */
 	v->learn = e->state == BPFWD_BR_STATE_FORWARDING ||
 		   e->state == BPFWD_BR_STATE_LEARNING ||
 		   ip->state == BPFWD_BR_STATE_LEARNING;
-	if (e->state != BPFWD_BR_STATE_FORWARDING)
+	if (e->state != BPFWD_BR_STATE_FORWARDING || other ||
+	    (e->flags & BPFWD_BRV_TUNNEL) || (ip->flags & BPFWD_BRP_VLAN_TUNNEL))
 		return BPFWD_BRC_VLAN;
 	return 0;
 }

@@ -334,7 +334,8 @@ static void sync_vlans(struct mirror *d)
 	}
 	free(w.k);
 	d->vlans_ok = !err;
-	if (err && err != d->vlans_err)
+	/* a kernel without them says so for a bridge with vlan_filtering */
+	if (err && err != d->vlans_err && err != -EOPNOTSUPP)
 		logmsg("dump bridge VLANs: %s: vlan_filtering bridges pass every frame",
 		       strerror(-err));
 	d->vlans_err = err;
