@@ -442,6 +442,27 @@ int brfdb_list(struct brmaps *m, uint32_t bridge,
 	return n;
 }
 
+int brvlan_count(struct brmaps *m, uint32_t port, uint32_t *pvid)
+{
+	struct bpfwd_br_vlan_key key, next;
+	struct bpfwd_br_vlan val;
+	void *prev = NULL;
+	int n = 0;
+
+	*pvid = 0;
+	while (!bpf_map_get_next_key(m->vlan_fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (key.port != port)
+			continue;
+		if (key.vid)
+			n++;
+		else if (!bpf_map_lookup_elem(m->vlan_fd, &key, &val))
+			*pvid = val.pvid;
+	}
+	return n;
+}
+
 void brfdb_flush(struct brmaps *m, uint32_t bridge, uint32_t port)
 {
 	int n = brfdb_list(m, bridge, NULL, NULL, 0), i, got;

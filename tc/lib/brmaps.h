@@ -72,6 +72,10 @@ int brstats_reset(struct brmaps *m, uint32_t bridge);
  */
 int brfdb_list(struct brmaps *m, uint32_t bridge,
 	       struct bpfwd_br_fdb_key *k, struct bpfwd_br_fdb *v, int max);
+/* The VLANs of @port in the mirror: returns how many, its pvid in @pvid
+ * (0: none).
+ */
+int brvlan_count(struct brmaps *m, uint32_t port, uint32_t *pvid);
 /* Drops the mirror entries of @bridge (of one port if @port). */
 void brfdb_flush(struct brmaps *m, uint32_t bridge, uint32_t port);
 

@@ -169,6 +169,7 @@ play() {
 		# shellcheck disable=SC2086
 		bpfwd_ns "$brdut" bridge add br0 $how || return 1
 		br_wait_sync "$brdut" br0 || { diag "$name: no sync"; return 1; }
+		bpfwd_ns "$brdut" -j bridge show br0 >"$TMPDIR_T/$name.show"
 	fi
 	mkdir -p "$TMPDIR_T/$name"
 	# shellcheck disable=SC2046,SC2086
@@ -248,6 +249,9 @@ vf_part() {
 			continue
 		fi
 		diag "vlan_filtering 1, $hook: $(jq -c . "$TMPDIR_T/v$hook.stats")"
+		is "$(jq -c '.[0] | [.vlan_protocol, .vlans_synced, ([.ports[] | [.dev, .pvid, .vlans]] | sort)]' "$TMPDIR_T/v$hook.show")" \
+			'["802.1Q",true,[["p1",null,2],["p2",10,1],["p3",20,1],["p4",20,2]]]' \
+			"vlan_filtering 1, $hook: bridge show has the ports' VLANs and pvids"
 		same "v$hook" vplain
 		ge "$(stat_of "v$hook" forwarded)" 60 \
 			"vlan_filtering 1, $hook: known unicast took the fast path (push, pop, keep, priority)"
