@@ -241,9 +241,11 @@ _Static_assert(__BPFWD_RT_MAX <= BPFWD_RT_REASONS, "route reasons");
 #define BPFWD_MAP_BR_SLOTS	"bpfwd_br_slots"  /* bridge slot -> bpfwd_br */
 #define BPFWD_MAP_BR_SEEN	"bpfwd_br_seen"	  /* ring of fdb_keys seen */
 #define BPFWD_MAP_BR_PSLOTS	"bpfwd_br_pslots" /* port slot -> bpfwd_br_port */
+#define BPFWD_MAP_BR_VLAN	"bpfwd_br_vlan"	  /* vlan_key -> bpfwd_br_vlan */
 
 #define BPFWD_BR_MAX_BRIDGES	64
 #define BPFWD_BR_MAX_FDB	131072
+#define BPFWD_BR_MAX_VLAN	65536
 /* bpfwd_br_seen, a RINGBUF: each record is the struct bpfwd_br_fdb_key
  * of a source whose bpfwd_br_fdb.seen the fast path just moved on (at
  * most once a second a source) and whose kernel entry ages; the daemon
@@ -267,6 +269,15 @@ _Static_assert(__BPFWD_RT_MAX <= BPFWD_RT_REASONS, "route reasons");
  */
 #define BPFWD_BR_F_NF_IP4	(1U << 4)
 #define BPFWD_BR_F_NF_IP6	(1U << 5)
+/* bpfwd_br_vlan holds the VLANs of every port of this bridge (a kernel
+ * without RTM_GETVLAN leaves it empty: a vlan_filtering bridge passes all)
+ */
+#define BPFWD_BR_F_VLAN_SYNC	(1U << 6)
+#define BPFWD_BR_F_8021AD	(1U << 7)	/* vlan_protocol 802.1ad, else 802.1Q */
+/* br_netfilter looks at tagged IP as well (bridge-nf-filter-vlan-tagged):
+ * tagged frames pass to the bridge when NF_IP4/NF_IP6 is set too
+ */
+#define BPFWD_BR_F_NF_VLAN	(1U << 8)
 
 /* Value of bpfwd_br (key: the bridge's ifindex, __u32), and of
  * bpfwd_br_slots (an ARRAY, key: its slot; all zero for a free slot),
@@ -293,6 +304,11 @@ struct bpfwd_br {
 #define BPFWD_BRP_NEIGH_SUPPRESS (1U << 6)
 #define BPFWD_BRP_PROXYARP	(1U << 7)	/* proxyarp or proxyarp_wifi */
 #define BPFWD_BRP_BACKUP	(1U << 8)	/* has a backup port */
+#define BPFWD_BRP_VLAN_TUNNEL	(1U << 9)	/* vlan_tunnel: tags map to tunnel ids */
+/* the device keeps received VLAN tags outside the frame (rx-vlan-offload,
+ * not a veth): XDP cannot see them, so br_xdp passes all it receives
+ */
+#define BPFWD_BRP_RX_VLAN_HW	(1U << 10)
 #define BPFWD_BRP_SYNCED	(1U << 16)	/* the daemon filled it in */
 #define BPFWD_BRP_XDP_TX	(1U << 17)	/* takes XDP frames (native) */
 #define BPFWD_BRP_OWN_CLSACT	(1U << 18)	/* bpfwd created its clsact */
@@ -369,7 +385,9 @@ enum bpfwd_br_counter {
 	BPFWD_BRC_BYTES		= 1,	/* bytes of those */
 	BPFWD_BRC_NOT_PORT	= 2,	/* ingress is no configured bridge's port */
 	BPFWD_BRC_STALE		= 3,	/* heartbeat old or mirror not in sync */
-	BPFWD_BRC_VLAN		= 4,	/* tagged, or vlan_filtering on */
+	BPFWD_BRC_VLAN		= 4,	/* a VLAN case left to the bridge: not
+					 * on the port, no pvid, not forwarding,
+					 * another TPID, vlan_tunnel, ... */
 	BPFWD_BRC_LINK_LOCAL	= 5,	/* 01:80:c2:00:00:0x (STP, LACP, ...) */
 	BPFWD_BRC_MULTICAST	= 6,	/* broadcast or multicast */
 	BPFWD_BRC_PORT_STATE	= 7,	/* ingress not forwarding, or locked etc */
@@ -389,12 +407,37 @@ struct bpfwd_br_stats {
 	__u64 c[__BPFWD_BRC_MAX];
 };
 
+/* Key of bpfwd_br_vlan (HASH): a port's VLAN, as `bridge vlan` shows it.
+ * @vid 0 is the port's own entry: its pvid.  A VLAN not in the map is not
+ * on the port (the bridge drops such frames; the programs pass them).
+ */
+struct bpfwd_br_vlan_key {
+	__u32 port;		/* ifindex of the bridge port */
+	__u32 vid;		/* 1..4094; 0: the port's entry */
+};
+
+/* bpfwd_br_vlan.flags */
+#define BPFWD_BRV_UNTAGGED	(1U << 0)	/* egress untagged (pop the tag) */
+#define BPFWD_BRV_PVID		(1U << 1)	/* the port's pvid */
+#define BPFWD_BRV_TUNNEL	(1U << 2)	/* has a tunnel id (vlan_tunnel) */
+
+/* Value of bpfwd_br_vlan. */
+struct bpfwd_br_vlan {
+	__u32 flags;		/* BPFWD_BRV_* */
+	__u32 state;		/* the VLAN's STP state, BR_STATE_* (forwarding
+				 * on kernels without per-VLAN state) */
+	__u32 pvid;		/* vid 0 entry: the pvid, 0 for none */
+	__u32 __pad;
+};
+
 #ifndef __bpf__
 _Static_assert(sizeof(struct bpfwd_br) == 32, "bpfwd_br abi");
 _Static_assert(sizeof(struct bpfwd_br_port) == 32, "bpfwd_br_port abi");
 _Static_assert(sizeof(struct bpfwd_br_fdb_key) == 16, "bpfwd_br_fdb_key abi");
 _Static_assert(sizeof(struct bpfwd_br_fdb) == 24, "bpfwd_br_fdb abi");
 _Static_assert(sizeof(struct bpfwd_br_stats) == 128, "bpfwd_br_stats abi");
+_Static_assert(sizeof(struct bpfwd_br_vlan_key) == 8, "bpfwd_br_vlan_key abi");
+_Static_assert(sizeof(struct bpfwd_br_vlan) == 16, "bpfwd_br_vlan abi");
 #endif
 /* ---- end bridge ---- */
 

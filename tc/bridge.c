@@ -402,6 +402,8 @@ static const struct {
 	{ BPFWD_BRP_NEIGH_SUPPRESS, "neigh_suppress" },
 	{ BPFWD_BRP_PROXYARP, "proxyarp" },
 	{ BPFWD_BRP_BACKUP, "backup_port" },
+	{ BPFWD_BRP_VLAN_TUNNEL, "vlan_tunnel" },
+	{ BPFWD_BRP_RX_VLAN_HW, "rx_vlan_offload" },
 };
 
 static double age_of(uint64_t ns)
@@ -415,8 +417,21 @@ static bool br_synced(const struct bpfwd_br *b)
 	       age_of(b->heartbeat) * 1e9 <= BPFWD_BR_STALE_NS;
 }
 
+/* With vlan_filtering: the port's pvid and how many VLANs it has */
+static void show_port_vlans(struct brmaps *m, uint32_t ifindex)
+{
+	uint32_t pvid = 0;
+	int n = brvlan_count(m, ifindex, &pvid);
+
+	if (pvid)
+		print_u64(PRINT_ANY, "pvid", " pvid %llu", pvid);
+	else
+		print_null(PRINT_ANY, "pvid", " pvid none");
+	print_u64(PRINT_ANY, "vlans", " vlans %llu", n);
+}
+
 static void show_port(struct brmaps *m, uint32_t ifindex,
-		      const struct bpfwd_br_port *p)
+		      const struct bpfwd_br_port *p, bool vlans)
 {
 	char dev[IF_NAMESIZE];
 	size_t i;
@@ -437,6 +452,8 @@ static void show_port(struct brmaps *m, uint32_t ifindex,
 				     port_flags[i].name);
 	close_json_array();
 	print_u64(PRINT_ANY, "mtu", " mtu %llu", p->mtu);
+	if (vlans)
+		show_port_vlans(m, ifindex);
 	print_bool(PRINT_ANY, "attached", " attached %s",
 		   bridge_attached(m, ifindex, p));
 	if (p->hook == BPFWD_HOOK_XDP)
@@ -471,6 +488,13 @@ static void show_bridge(struct brmaps *m, uint32_t bridge,
 	print_u64(PRINT_ANY, "daemon", " daemon %llu", b->daemon);
 	print_bool(PRINT_ANY, "vlan_filtering", " vlan_filtering %s",
 		   b->flags & BPFWD_BR_F_VLAN_FILTERING);
+	if (b->flags & BPFWD_BR_F_VLAN_FILTERING) {
+		print_string(PRINT_ANY, "vlan_protocol", " vlan_protocol %s",
+			     b->flags & BPFWD_BR_F_8021AD ? "802.1ad" :
+							    "802.1Q");
+		print_bool(PRINT_ANY, "vlans_synced", " vlans_synced %s",
+			   b->flags & BPFWD_BR_F_VLAN_SYNC);
+	}
 	/* br_netfilter's checks the fast path repeats for IPv4 / IPv6 */
 	print_bool(PRINT_ANY, "nf_call_iptables", " nf_call_iptables %s",
 		   b->flags & BPFWD_BR_F_NF_IP4);
@@ -484,7 +508,8 @@ static void show_bridge(struct brmaps *m, uint32_t bridge,
 	n = brport_list(m, bridge, idx, p, MAX_PORTS);
 	open_json_array("ports");
 	for (i = 0; i < n && i < MAX_PORTS; i++)
-		show_port(m, idx[i], &p[i]);
+		show_port(m, idx[i], &p[i],
+			  b->flags & BPFWD_BR_F_VLAN_FILTERING);
 	close_json_array();
 	close_json_object();
 }

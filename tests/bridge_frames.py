@@ -18,8 +18,11 @@
 #                                      0800 and 86dd carry a valid IPv4 /
 #                                      IPv6 header, 0800bad one with a bad
 #                                      checksum, 8100:VID an IPv4 packet
-#                                      tagged with VID; SIZE: bytes of payload
-#                                      (default: just the marker)
+#                                      tagged with VID (TPID:VID[:PCP],
+#                                      tags stacked outer first with '+':
+#                                      88a8:100+8100:10; VID 0 with a PCP is
+#                                      priority-tagged); SIZE: bytes of
+#                                      payload (default: just the marker)
 #   stations HOST COUNT                COUNT broadcast frames, each from its
 #                                      own source 02:10:00:00:XX:XX
 #   sh CMD...                          a shell command (bash -c)
@@ -99,10 +102,13 @@ def l3(etype, payload, src, dst):
         if etype == "0800bad":
             h[11] ^= 0xff
         return bytes.fromhex("0800") + bytes(h) + payload
-    if etype.startswith("8100:"):              # tagged: 8100:VID, then IPv4
-        vid = int(etype[5:])
-        return bytes.fromhex("8100") + vid.to_bytes(2, "big") + \
-            l3("0800", payload, src, dst)
+    if ":" in etype:                # tagged: TPID:VID[:PCP][+...], then IPv4
+        out = b""
+        for tag in etype.split("+"):
+            w = tag.split(":")
+            tci = int(w[1]) | (int(w[2]) << 13 if len(w) > 2 else 0)
+            out += bytes.fromhex(w[0]) + tci.to_bytes(2, "big")
+        return out + l3("0800", payload, src, dst)
     if etype == "86dd":
         h = bytearray(40)
         h[0], h[6], h[7] = 0x60, 59, 64        # no next header

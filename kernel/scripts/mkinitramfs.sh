@@ -50,6 +50,21 @@ for b in /usr/sbin/ip /usr/sbin/tc /usr/sbin/bpftool /bin/bash /usr/bin/jq \
 	copy_bin "$b"
 done
 cp -L /lib64/ld-linux-x86-64.so.2 "$r/lib64/"
+# Debian's python3 with the stdlib modules the frame players
+# (tests/bridge_frames.py) import, for the bridge suites the lane runs.
+if [ -x /usr/bin/python3 ]; then
+	copy_bin /usr/bin/python3
+	/usr/bin/python3 -S -c 'import ctypes, os, socket, subprocess, sys, time
+for m in list(sys.modules.values()):
+    f = getattr(m, "__file__", None)
+    if f:
+        print(f)' | sort -u | while read -r f; do
+		case "$f" in
+		*.so) copy_bin "$f" ;;
+		*) mkdir -p "$r$(dirname "$f")" && cp -L "$f" "$r$f" ;;
+		esac
+	done
+fi
 [ -d /etc/iproute2 ] && cp -r /etc/iproute2 "$r/etc/"
 [ -d /usr/share/iproute2 ] && mkdir -p "$r/usr/share" &&
 	cp -r /usr/share/iproute2 "$r/usr/share/"

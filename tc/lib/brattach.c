@@ -16,6 +16,7 @@
 
 #include "attach.h"
 #include "brmaps.h"
+#include "netdev.h"
 #include "nl.h"
 #include "ports.h"
 #include "util.h"
@@ -170,7 +171,7 @@ int bridge_attach(struct brmaps *m, uint32_t bridge,
 {
 	struct bpfwd_br_port p = { .bridge = bridge, .hook = b->hook,
 				   .slot = b->slot, .ifindex = ifindex };
-	bool own = false;
+	bool own = false, hw_tag = false;
 	char dev[IF_NAMESIZE];
 	int err;
 
@@ -186,6 +187,12 @@ int bridge_attach(struct brmaps *m, uint32_t bridge,
 	    ((b->flags & BPFWD_BR_F_XDP_GENERIC) ||
 	     bridge_xdp_target_ok(ifindex, false)))
 		p.flags |= BPFWD_BRP_XDP_TX;
+	if (b->hook == BPFWD_HOOK_XDP &&
+	    (netdev_rx_vlan_hw(ifindex, &hw_tag) || hw_tag)) {
+		p.flags |= BPFWD_BRP_RX_VLAN_HW;
+		pr_info("%s: rx-vlan-offload keeps VLAN tags out of XDP's sight: its frames go through the bridge (ethtool -K %s rxvlan off)",
+			dev, dev);
+	}
 	/* the entry first: the program passes (stale) until it is synced */
 	err = brport_put(m, ifindex, &p);
 	if (err) {

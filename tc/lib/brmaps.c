@@ -52,6 +52,9 @@ static const struct map_layout br_maps[] = {
 	{ BPFWD_MAP_BR_PSLOTS, BPF_MAP_TYPE_ARRAY, 4,
 	  sizeof(struct bpfwd_br_port), BPFWD_MAX_PORTS + 1,
 	  offsetof(struct brmaps, pslots_fd) },
+	{ BPFWD_MAP_BR_VLAN, BPF_MAP_TYPE_HASH, sizeof(struct bpfwd_br_vlan_key),
+	  sizeof(struct bpfwd_br_vlan), BPFWD_BR_MAX_VLAN,
+	  offsetof(struct brmaps, vlan_fd) },
 };
 
 static int *fd_of(struct brmaps *m, const struct map_layout *l)
@@ -548,6 +551,27 @@ int brfdb_list(struct brmaps *m, uint32_t bridge,
 		in = out;
 		first = false;
 	} while (!err);
+	return n;
+}
+
+int brvlan_count(struct brmaps *m, uint32_t port, uint32_t *pvid)
+{
+	struct bpfwd_br_vlan_key key, next;
+	struct bpfwd_br_vlan val;
+	void *prev = NULL;
+	int n = 0;
+
+	*pvid = 0;
+	while (!bpf_map_get_next_key(m->vlan_fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (key.port != port)
+			continue;
+		if (key.vid)
+			n++;
+		else if (!bpf_map_lookup_elem(m->vlan_fd, &key, &val))
+			*pvid = val.pvid;
+	}
 	return n;
 }
 

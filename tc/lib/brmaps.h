@@ -6,7 +6,8 @@
  *
  *   <root>/bpfwd/<netns cookie>/bridge/
  *       bpfwd_br, bpfwd_br_ports, bpfwd_br_fdb, bpfwd_br_stats,
- *       bpfwd_br_slots, bpfwd_br_seen, bpfwd_br_pslots          maps
+ *       bpfwd_br_slots, bpfwd_br_seen, bpfwd_br_pslots,
+ *       bpfwd_br_vlan                                            maps
  *       prog_tc, prog_xdp                                       programs
  *       link_<ifindex>_ingress                                  tcx links
  *
@@ -30,6 +31,7 @@ struct brmaps {
 	int slots_fd;		/* bpfwd_br_slots */
 	int seen_fd;		/* bpfwd_br_seen */
 	int pslots_fd;		/* bpfwd_br_pslots */
+	int vlan_fd;		/* bpfwd_br_vlan */
 	int lock_fd;		/* the directory, flock()ed */
 	char dir[PATH_MAX];
 };
@@ -79,6 +81,10 @@ int brstats_reset(struct brmaps *m, uint32_t bridge);
  */
 int brfdb_list(struct brmaps *m, uint32_t bridge,
 	       struct bpfwd_br_fdb_key *k, struct bpfwd_br_fdb *v, int max);
+/* The VLANs of @port in the mirror: returns how many, its pvid in @pvid
+ * (0: none).
+ */
+int brvlan_count(struct brmaps *m, uint32_t port, uint32_t *pvid);
 /* Drops the mirror entries of @bridge (of one port if @port). */
 void brfdb_flush(struct brmaps *m, uint32_t bridge, uint32_t port);
 

@@ -24,6 +24,8 @@
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <linux/if_bridge.h>
+#include <linux/if_ether.h>
 #include <linux/rtnetlink.h>
 #include <libmnl/libmnl.h>
 #include <bpf/bpf.h>
@@ -52,6 +54,8 @@ struct mirror {
 	uint32_t br[MAX_BR];	/* configured bridges, synced once */
 	int nbr;
 	bool links_dirty, resync;
+	bool vlans_ok;		/* bpfwd_br_vlan mirrors every port's VLANs */
+	int vlans_err;		/* the last VLAN dump's error, logged once */
 	double last_resync, last_beat, last_refresh;
 	/* sources the fast path saw since the last refresh */
 	struct ring_buffer *seen_rb;
@@ -179,7 +183,8 @@ static int port_seen(const struct brnl_port *np, void *data)
 	    p.state == BPFWD_BR_STATE_FORWARDING && np->state == 0 &&
 	    !np->oper_up)
 		flush_refreshed(d, &p, np->ifindex);
-	keep = p.flags & (BPFWD_BRP_XDP_TX | BPFWD_BRP_OWN_CLSACT);
+	keep = p.flags & (BPFWD_BRP_XDP_TX | BPFWD_BRP_OWN_CLSACT |
+			  BPFWD_BRP_RX_VLAN_HW);
 	p.flags = keep | np->flags | BPFWD_BRP_SYNCED;
 	p.state = np->state;
 	p.mtu = np->mtu;
@@ -219,6 +224,7 @@ static void bridges_update(struct mirror *d)
 {
 	bool nf4 = brnl_sysctl_on("bridge-nf-call-iptables");
 	bool nf6 = brnl_sysctl_on("bridge-nf-call-ip6tables");
+	bool nfv = brnl_sysctl_on("bridge-nf-filter-vlan-tagged");
 	uint32_t br[MAX_BR];
 	int n = br_list(&d->m, br, MAX_BR), i;
 
@@ -237,13 +243,21 @@ static void bridges_update(struct mirror *d)
 			d->links_dirty = true;	/* its ports: detached */
 			continue;
 		}
-		if (nb.vlan_filtering && !(b.flags & BPFWD_BR_F_VLAN_FILTERING))
-			logmsg("%s: vlan_filtering is on: every frame goes through the bridge",
-			       nb.name);
+		if (nb.vlan_filtering && !d->vlans_ok &&
+		    !(b.flags & BPFWD_BR_F_VLAN_FILTERING))
+			logmsg("%s: vlan_filtering is on, but the port VLANs cannot be read (%s): every frame goes through the bridge",
+			       nb.name, strerror(-d->vlans_err));
 		b.flags &= ~(BPFWD_BR_F_VLAN_FILTERING | BPFWD_BR_F_NF_IP4 |
-			     BPFWD_BR_F_NF_IP6);
+			     BPFWD_BR_F_NF_IP6 | BPFWD_BR_F_NF_VLAN |
+			     BPFWD_BR_F_VLAN_SYNC | BPFWD_BR_F_8021AD);
 		if (nb.vlan_filtering)
 			b.flags |= BPFWD_BR_F_VLAN_FILTERING;
+		if (d->vlans_ok)
+			b.flags |= BPFWD_BR_F_VLAN_SYNC;
+		if (nb.vlan_proto == ETH_P_8021AD)
+			b.flags |= BPFWD_BR_F_8021AD;
+		if (nfv)
+			b.flags |= BPFWD_BR_F_NF_VLAN;
 		if (nf4 || nb.nf_ip4)
 			b.flags |= BPFWD_BR_F_NF_IP4;
 		if (nf6 || nb.nf_ip6)
@@ -251,6 +265,104 @@ static void bridges_update(struct mirror *d)
 		b.mac = mac_key(nb.mac);
 		br_put(&d->m, br[i], &b);
 	}
+}
+
+/* ---- VLANs ---- */
+
+struct vlan_walk {
+	struct mirror *d;
+	struct bpfwd_br_vlan_key *k;	/* the entries written */
+	int n, max;
+	int err;
+};
+
+static int vlan_put(struct vlan_walk *w, uint32_t port, uint32_t vid,
+		    const struct bpfwd_br_vlan *v)
+{
+	struct bpfwd_br_vlan_key k = { .port = port, .vid = vid };
+
+	if (w->n == w->max) {
+		int max = w->max ? w->max * 2 : 256;
+		struct bpfwd_br_vlan_key *nk = realloc(w->k, max * sizeof(*nk));
+
+		if (!nk)
+			return -ENOMEM;
+		w->k = nk;
+		w->max = max;
+	}
+	if (bpf_map_update_elem(w->d->m.vlan_fd, &k, v, 0)) {
+		/* a missing VLAN only costs speed: its frames pass */
+		if (!w->err)
+			logmsg("vlan mirror: %s", strerror(errno));
+		w->err = -errno;
+		return 0;
+	}
+	w->k[w->n++] = k;
+	return 0;
+}
+
+static int vlan_seen(const struct brnl_vlan *nv, void *data)
+{
+	struct vlan_walk *w = data;
+	struct bpfwd_br_port p;
+	struct bpfwd_br_vlan v = { .state = nv->state };
+	uint32_t vid;
+	int err = 0;
+
+	/* ports of the bridges configured here only (not the bridge) */
+	if (brport_get(&w->d->m, nv->port, &p))
+		return 0;
+	if (nv->flags & BRIDGE_VLAN_INFO_UNTAGGED)
+		v.flags |= BPFWD_BRV_UNTAGGED;
+	if (nv->tunnel || (p.flags & BPFWD_BRP_VLAN_TUNNEL))
+		v.flags |= BPFWD_BRV_TUNNEL;
+	if (nv->flags & BRIDGE_VLAN_INFO_PVID) {
+		struct bpfwd_br_vlan pe = { .pvid = nv->vid };
+
+		v.flags |= BPFWD_BRV_PVID;
+		err = vlan_put(w, nv->port, 0, &pe);
+	}
+	for (vid = nv->vid; !err && vid <= nv->vid_end; vid++)
+		err = vlan_put(w, nv->port, vid, &v);
+	return err;
+}
+
+static int vkey_cmp(const void *a, const void *b)
+{
+	return memcmp(a, b, sizeof(struct bpfwd_br_vlan_key));
+}
+
+/* Every port's VLANs again; the entries the kernel no longer has go.
+ * Without them (a kernel without RTM_GETVLAN) the map is emptied and a
+ * vlan_filtering bridge passes everything.
+ */
+static void sync_vlans(struct mirror *d)
+{
+	struct vlan_walk w = { .d = d };
+	struct bpfwd_br_vlan_key k, next, *prev = NULL;
+	bool was = d->vlans_ok;
+	int err;
+
+	err = brnl_dump_vlans(vlan_seen, &w);
+	if (err)
+		w.n = 0;	/* nothing is known: all entries go */
+	qsort(w.k, w.n, sizeof(*w.k), vkey_cmp);
+	while (!bpf_map_get_next_key(d->m.vlan_fd, prev, &next)) {
+		k = next;
+		if (!bsearch(&k, w.k, w.n, sizeof(*w.k), vkey_cmp) &&
+		    !bpf_map_delete_elem(d->m.vlan_fd, &k))
+			continue;	/* deleted: start over from prev */
+		prev = &k;
+	}
+	free(w.k);
+	d->vlans_ok = !err;
+	/* a kernel without them says so for a bridge with vlan_filtering */
+	if (err && err != d->vlans_err && err != -EOPNOTSUPP)
+		logmsg("dump bridge VLANs: %s: vlan_filtering bridges pass every frame",
+		       strerror(-err));
+	d->vlans_err = err;
+	if (was != d->vlans_ok)
+		bridges_update(d);
 }
 
 static int sync_links(struct mirror *d)
@@ -268,6 +380,7 @@ static int sync_links(struct mirror *d)
 		return err;
 	}
 	ports_gone(d, &w);
+	sync_vlans(d);
 	d->links_dirty = false;
 	return 0;
 }
@@ -539,6 +652,8 @@ static void event(struct mirror *d, const struct nlmsghdr *nlh)
 		break;
 	case RTM_NEWLINK:
 	case RTM_DELLINK:
+	case RTM_NEWVLAN:
+	case RTM_DELVLAN:
 		d->links_dirty = true;
 		break;
 	}

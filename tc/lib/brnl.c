@@ -31,6 +31,9 @@
 #ifndef IFLA_BRPORT_MAB
 #define IFLA_BRPORT_MAB (IFLA_BRPORT_LOCKED + 1)
 #endif
+#ifndef IFLA_BRPORT_NEIGH_VLAN_SUPPRESS
+#define IFLA_BRPORT_NEIGH_VLAN_SUPPRESS (IFLA_BRPORT_MAB + 3)
+#endif
 #ifndef NTF_EXT_LOCKED
 #define NTF_EXT_LOCKED (1 << 1)
 #endif
@@ -55,6 +58,8 @@ static void protinfo(const struct nlattr *nest, struct brnl_port *p)
 		{ IFLA_BRPORT_LOCKED, BPFWD_BRP_LOCKED },
 		{ IFLA_BRPORT_MAB, BPFWD_BRP_MAB },
 		{ IFLA_BRPORT_NEIGH_SUPPRESS, BPFWD_BRP_NEIGH_SUPPRESS },
+		{ IFLA_BRPORT_NEIGH_VLAN_SUPPRESS, BPFWD_BRP_NEIGH_SUPPRESS },
+		{ IFLA_BRPORT_VLAN_TUNNEL, BPFWD_BRP_VLAN_TUNNEL },
 		{ IFLA_BRPORT_PROXYARP, BPFWD_BRP_PROXYARP },
 		{ IFLA_BRPORT_PROXYARP_WIFI, BPFWD_BRP_PROXYARP },
 	};
@@ -162,8 +167,62 @@ int brnl_parse_fdb(const struct nlmsghdr *nlh, struct brnl_fdb *f)
 struct dump_arg {
 	brnl_port_cb port;
 	brnl_fdb_cb fdb;
+	brnl_vlan_cb vlan;
 	void *data;
 };
+
+/* One BRIDGE_VLANDB_ENTRY (br_vlan_fill_vids() in br_vlan.c). */
+static int vlan_entry(const struct nlattr *nest, struct brnl_vlan *v)
+{
+	const struct bridge_vlan_info *info = NULL;
+	const struct nlattr *a;
+
+	v->state = BR_STATE_FORWARDING;
+	v->tunnel = false;
+	v->vid_end = 0;
+	mnl_attr_for_each_nested(a, nest) {
+		switch (mnl_attr_get_type(a)) {
+		case BRIDGE_VLANDB_ENTRY_INFO:
+			if (mnl_attr_get_payload_len(a) >= sizeof(*info))
+				info = mnl_attr_get_payload(a);
+			break;
+		case BRIDGE_VLANDB_ENTRY_RANGE:
+			v->vid_end = mnl_attr_get_u16(a);
+			break;
+		case BRIDGE_VLANDB_ENTRY_STATE:
+			v->state = u8_of(a);
+			break;
+		case BRIDGE_VLANDB_ENTRY_TUNNEL_INFO:
+			v->tunnel = true;
+			break;
+		}
+	}
+	if (!info || !info->vid || info->vid >= 4095)
+		return -ENOENT;
+	v->vid = info->vid;
+	v->flags = info->flags;
+	if (v->vid_end < v->vid || v->vid_end >= 4095)
+		v->vid_end = v->vid;
+	return 0;
+}
+
+static int vlan_msg(const struct nlmsghdr *nlh, struct dump_arg *da)
+{
+	const struct br_vlan_msg *bvm = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *a;
+	struct brnl_vlan v = { .port = bvm->ifindex };
+	int err;
+
+	mnl_attr_for_each(a, nlh, sizeof(*bvm)) {
+		if (mnl_attr_get_type(a) != BRIDGE_VLANDB_ENTRY ||
+		    vlan_entry(a, &v))
+			continue;
+		err = da->vlan(&v, da->data);
+		if (err)
+			return err;
+	}
+	return 0;
+}
 
 static int dump_msg(const struct nlmsghdr *nlh, void *data)
 {
@@ -172,7 +231,9 @@ static int dump_msg(const struct nlmsghdr *nlh, void *data)
 	struct brnl_fdb f;
 	int err = 0;
 
-	if (da->port && !brnl_parse_port(nlh, &p))
+	if (da->vlan && nlh->nlmsg_type == RTM_NEWVLAN)
+		err = vlan_msg(nlh, da);
+	else if (da->port && !brnl_parse_port(nlh, &p))
 		err = da->port(&p, da->data);
 	else if (da->fdb && !brnl_parse_fdb(nlh, &f))
 		err = da->fdb(&f, da->data);
@@ -202,6 +263,13 @@ int brnl_dump_ports(brnl_port_cb cb, void *data)
 	return dump(RTM_GETLINK, sizeof(struct ifinfomsg), &da);
 }
 
+int brnl_dump_vlans(brnl_vlan_cb cb, void *data)
+{
+	struct dump_arg da = { .vlan = cb, .data = data };
+
+	return dump(RTM_GETVLAN, sizeof(struct br_vlan_msg), &da);
+}
+
 int brnl_dump_fdb(brnl_fdb_cb cb, void *data)
 {
 	struct dump_arg da = { .fdb = cb, .data = data };
@@ -221,6 +289,8 @@ static void br_info(const struct nlattr *linkinfo, struct brnl_bridge *b)
 		mnl_attr_for_each_nested(d, a) {
 			if (mnl_attr_get_type(d) == IFLA_BR_VLAN_FILTERING)
 				b->vlan_filtering = u8_of(d);
+			if (mnl_attr_get_type(d) == IFLA_BR_VLAN_PROTOCOL)
+				b->vlan_proto = ntohs(mnl_attr_get_u16(d));
 			if (mnl_attr_get_type(d) == IFLA_BR_AGEING_TIME)
 				b->ageing = mnl_attr_get_u32(d);
 			if (mnl_attr_get_type(d) == IFLA_BR_NF_CALL_IPTABLES)
@@ -384,16 +454,21 @@ int brnl_fdb_del(uint32_t port, const uint8_t mac[6], uint32_t vlan)
 struct mnl_socket *brnl_events_open(void)
 {
 	struct mnl_socket *nl = mnl_socket_open(NETLINK_ROUTE);
-	int bufsz = 4 << 20;
+	int bufsz = 4 << 20, grp = RTNLGRP_BRVLAN;
 
 	if (!nl)
 		return NULL;
+
 	if (mnl_socket_bind(nl, (1 << (RTNLGRP_LINK - 1)) |
 				(1 << (RTNLGRP_NEIGH - 1)),
 			    MNL_SOCKET_AUTOPID) < 0) {
 		mnl_socket_close(nl);
 		return NULL;
 	}
+	/* groups above 32 only by setsockopt; a kernel without it still
+	 * sends RTM_NEWLINK for membership changes
+	 */
+	mnl_socket_setsockopt(nl, NETLINK_ADD_MEMBERSHIP, &grp, sizeof(grp));
 	/* a burst of learning must not overflow it; if it does, a resync */
 	setsockopt(mnl_socket_get_fd(nl), SOL_SOCKET, SO_RCVBUFFORCE, &bufsz,
 		   sizeof(bufsz));

@@ -32,6 +32,7 @@ struct brnl_bridge {
 	uint8_t mac[6];
 	bool is_bridge;
 	bool vlan_filtering;
+	uint16_t vlan_proto;	/* ETH_P_8021Q or ETH_P_8021AD, host order */
 	bool nf_ip4, nf_ip6;	/* the bridge's own nf_call_ip(6)tables */
 	uint32_t ageing;	/* centiseconds */
 	char name[16];
@@ -46,8 +47,20 @@ struct brnl_fdb {
 	bool del;		/* RTM_DELNEIGH */
 };
 
+/* A port's VLANs vid..vid_end with the same flags and options, as one
+ * RTM_NEWVLAN entry carries them.
+ */
+struct brnl_vlan {
+	uint32_t port;		/* ifindex: a port, or the bridge itself */
+	uint16_t vid, vid_end;
+	uint16_t flags;		/* BRIDGE_VLAN_INFO_PVID, _UNTAGGED */
+	uint8_t state;		/* BR_STATE_*: forwarding without the attribute */
+	bool tunnel;		/* has a tunnel id */
+};
+
 typedef int (*brnl_port_cb)(const struct brnl_port *p, void *data);
 typedef int (*brnl_fdb_cb)(const struct brnl_fdb *f, void *data);
+typedef int (*brnl_vlan_cb)(const struct brnl_vlan *v, void *data);
 
 /* An AF_BRIDGE link message: 0, or -ENOENT when it is not a port's. */
 int brnl_parse_port(const struct nlmsghdr *nlh, struct brnl_port *p);
@@ -57,6 +70,10 @@ int brnl_parse_port(const struct nlmsghdr *nlh, struct brnl_port *p);
 int brnl_parse_fdb(const struct nlmsghdr *nlh, struct brnl_fdb *f);
 
 int brnl_dump_ports(brnl_port_cb cb, void *data);
+/* Every port's VLANs (RTM_GETVLAN, kernels >= 5.8): -EOPNOTSUPP on a
+ * kernel without it or without bridge VLAN filtering.
+ */
+int brnl_dump_vlans(brnl_vlan_cb cb, void *data);
 int brnl_dump_fdb(brnl_fdb_cb cb, void *data);
 /* -ENODEV when there is no such device; is_bridge says what it is. */
 int brnl_get_bridge(uint32_t ifindex, struct brnl_bridge *b);
@@ -84,7 +101,9 @@ void brnl_batch_use(struct brnl_batch *b, uint32_t port,
 		    const uint8_t mac[6], uint32_t vlan);
 void brnl_batch_flush(struct brnl_batch *b);
 
-/* A socket on RTNLGRP_LINK and RTNLGRP_NEIGH. */
+/* A socket on RTNLGRP_LINK, RTNLGRP_NEIGH and RTNLGRP_BRVLAN (VLAN
+ * options such as the per-VLAN STP state come only there).
+ */
 struct mnl_socket *brnl_events_open(void);
 
 /* Bridge filtering in this namespace that the fast path would bypass:

@@ -530,3 +530,32 @@ int netdev_peer_tx_csum_set(const struct link_info *l, bool on)
 
 	return l->link ? peer_ethtool(l, ETHTOOL_STXCSUM, &v, NULL) : -ENOENT;
 }
+
+int netdev_rx_vlan_hw(uint32_t ifindex, bool *on)
+{
+	struct ethtool_value ev = { .cmd = ETHTOOL_GFLAGS };
+	struct ifreq ifr = { .ifr_ifindex = ifindex };
+	struct link_info li;
+	int sk, err = 0;
+
+	*on = false;
+	err = netdev_link(ifindex, &li);
+	if (err)
+		return err;
+	/* a veth holds a tag outside the frame only when its peer sent it
+	 * so (an 8021q device there): see bpfwd-bridge.8
+	 */
+	if (!strcmp(li.kind, "veth"))
+		return 0;
+	sk = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (sk < 0)
+		return -errno;
+	if (ioctl(sk, SIOCGIFNAME, &ifr))
+		err = -errno;
+	ifr.ifr_data = (void *)&ev;
+	if (!err && ioctl(sk, SIOCETHTOOL, &ifr))
+		err = -errno;
+	close(sk);
+	*on = !err && (ev.data & ETH_FLAG_RXVLAN);
+	return err;
+}

@@ -56,6 +56,11 @@ int netdev_peer_tx_csum(const struct link_info *l, char *peer, bool *on);
 /* Sets tx-checksumming of that peer, as ethtool -K PEER tx @on does. */
 int netdev_peer_tx_csum_set(const struct link_info *l, bool on);
 
+/* Whether @ifindex takes received VLAN tags out of the frame before XDP
+ * sees them (rx-vlan-offload on a device other than a veth).
+ */
+int netdev_rx_vlan_hw(uint32_t ifindex, bool *on);
+
 /* One request on a new socket of @proto (NETLINK_ROUTE, ...): every
  * answer goes to @cb (NULL: none expected) until the ack or the end of
  * the dump.  0 or -errno.

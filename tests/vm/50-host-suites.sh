@@ -10,6 +10,9 @@
 # whole suite takes longer than the lane's budget).
 source "$(dirname "$0")/../lib.sh"
 need_bpfwd
+# bridge_vlan.t under TCG: the vlan_filtering cases (the others run on
+# the host) on tc, xdp and xdp generic, within the lane's budget
+export BR_VLAN_CASES=${BR_VLAN_CASES:-vf} BR_VLAN_HOOKS=${BR_VLAN_HOOKS:-tc xdp xdp-generic}
 
 if [ "${VMTEST_HOST_SUITES:-all}" = all ]; then
 	files=("$TOP"/tests/netns/*.t "$TOP"/tests/cli/*.t)
