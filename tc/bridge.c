@@ -687,8 +687,10 @@ static void fdb_print(struct fdb_rows *kern, struct fdb_rows *mir)
 {
 	int i = 0, j = 0, c;
 
-	qsort(kern->r, kern->n, sizeof(*kern->r), row_cmp);
-	qsort(mir->r, mir->n, sizeof(*mir->r), row_cmp);
+	if (kern->n)	/* no rows: r may be NULL, and qsort(NULL) is undefined */
+		qsort(kern->r, kern->n, sizeof(*kern->r), row_cmp);
+	if (mir->n)
+		qsort(mir->r, mir->n, sizeof(*mir->r), row_cmp);
 	json_begin();
 	open_json_array(NULL);
 	while (i < kern->n || j < mir->n) {

@@ -346,10 +346,11 @@ static void sync_vlans(struct mirror *d)
 	err = brnl_dump_vlans(vlan_seen, &w);
 	if (err)
 		w.n = 0;	/* nothing is known: all entries go */
-	qsort(w.k, w.n, sizeof(*w.k), vkey_cmp);
+	if (w.n)	/* qsort and bsearch of NULL, 0 are undefined */
+		qsort(w.k, w.n, sizeof(*w.k), vkey_cmp);
 	while (!bpf_map_get_next_key(d->m.vlan_fd, prev, &next)) {
 		k = next;
-		if (!bsearch(&k, w.k, w.n, sizeof(*w.k), vkey_cmp) &&
+		if ((!w.n || !bsearch(&k, w.k, w.n, sizeof(*w.k), vkey_cmp)) &&
 		    !bpf_map_delete_elem(d->m.vlan_fd, &k))
 			continue;	/* deleted: start over from prev */
 		prev = &k;
