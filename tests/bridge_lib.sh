@@ -3,7 +3,8 @@
 # Copyright (c) 2026 The bpfwd authors
 #
 # Helpers of the bridge fast path tests (source after tests/lib.sh):
-# a bridge with N ports to N host namespaces, the daemon, its sync.
+# a bridge with N ports to N host namespaces, the daemon, its sync, and
+# the differential runs (br_play, br_same, br_stat).
 
 # br_topo N [TAG]: namespace $brdut with bridge br0 (address $BR_MAC) and
 # ports p1..pN (address 02:00:00:00:0a:0I), each a veth to eth0 of host
@@ -78,4 +79,57 @@ br_wait_sync() {
 br_counter() {
 	bpfwd_ns "$1" -j bridge stats "$2" |
 		jq --arg k "$3" '.[0] | if has($k) then .[$k] else .reasons[$k] end'
+}
+
+# br_play NAME HOOK SCRIPT [SETUP]: a fresh bridge of $N ports (SETUP run
+# on it), bpfwd on HOOK (none: the plain bridge; xdp-generic: hook xdp
+# xdp-mode generic), then bridge_frames.py ($FRAMES, with $MACS) plays
+# SCRIPT; what each host got lands in $TMPDIR_T/NAME/, bridge show and
+# bridge stats in $TMPDIR_T/NAME.show and NAME.stats
+br_play() {
+	local name=$1 hook=$2 script=$3 setup=${4:-true} how
+	topo_del
+	br_topo "$N" || return 1
+	export DUT=$brdut
+	$setup || { diag "$name: setup failed"; return 1; }
+	if [ "$hook" != none ]; then
+		how="hook $hook"
+		[ "$hook" = xdp-generic ] && how="hook xdp xdp-mode generic"
+		br_daemon_start "$brdut"
+		# shellcheck disable=SC2086
+		bpfwd_ns "$brdut" bridge add br0 $how || return 1
+		br_wait_sync "$brdut" br0 || { diag "$name: no sync"; return 1; }
+		bpfwd_ns "$brdut" -j bridge show br0 >"$TMPDIR_T/$name.show"
+	fi
+	mkdir -p "$TMPDIR_T/$name"
+	# shellcheck disable=SC2046,SC2086
+	python3 "$FRAMES" $(br_hosts "$N") $MACS --out "$TMPDIR_T/$name" "$script" ||
+		return 1
+	if [ "$hook" != none ]; then
+		bpfwd_ns "$brdut" -j bridge stats br0 >"$TMPDIR_T/$name.stats"
+		bpfwd_ns "$brdut" bridge del br0
+		br_daemon_stop
+	fi
+}
+
+# br_same NAME BASE: every host got in run NAME exactly what it got in
+# run BASE (the plain bridge), tags included
+br_same() {
+	local i diffs=0
+	for ((i = 1; i <= N; i++)); do
+		if ! cmp -s "$TMPDIR_T/$2/h$i" "$TMPDIR_T/$1/h$i"; then
+			diffs=$((diffs + 1))
+			diag "$1: h$i differs from $2:"
+			diff "$TMPDIR_T/$2/h$i" "$TMPDIR_T/$1/h$i" | head -5 |
+				sed 's/^/#   /'
+		fi
+	done
+	is "$diffs" 0 "$1: every host receives what the plain bridge delivers, tags included"
+}
+
+# br_stat NAME KEY: a counter of run NAME's bridge stats (forwarded,
+# passed, or a reason)
+br_stat() {
+	jq --arg k "$2" '.[0] | if has($k) then .[$k] else .reasons[$k] end' \
+		"$TMPDIR_T/$1.stats"
 }

@@ -158,77 +158,34 @@ send h1 m2 m1 0800 2
 send h2 m1 m2 0800 2
 EOF
 
-# play NAME HOOK: a fresh bridge, bpfwd on HOOK (none: plain bridge), the
-# frame set; what each host got lands in $TMPDIR_T/NAME/
-play() {
-	local name=$1 hook=$2
-	topo_del
-	br_topo $N || return 1
-	export DUT=$brdut
-	if [ -n "${VF:-}" ]; then
-		ip -n "$brdut" link set br0 type bridge vlan_filtering 1 || return 1
-	fi
-	if [ "$hook" != none ]; then
-		br_daemon_start "$brdut"
-		bpfwd_ns "$brdut" bridge add br0 hook "$hook" || return 1
-		br_wait_sync "$brdut" br0 || { diag "$name: no sync"; return 1; }
-	fi
-	mkdir -p "$TMPDIR_T/$name"
-	# shellcheck disable=SC2046,SC2086
-	python3 "$FRAMES" $(br_hosts $N) $MACS --out "$TMPDIR_T/$name" "$SCRIPT" ||
-		return 1
-	if [ "$hook" != none ]; then
-		bpfwd_ns "$brdut" -j bridge stats br0 >"$TMPDIR_T/$name.stats"
-		bpfwd_ns "$brdut" bridge del br0
-		br_daemon_stop
-	fi
-}
+# vf_on: the vlan_filtering runs' setup
+vf_on() { ip -n "$brdut" link set br0 type bridge vlan_filtering 1; }
 
-# same NAME [BASE]: every host got what it got on the plain bridge (the
-# run named BASE, plain by default)
-same() {
-	local i diffs=0 base=${2:-plain}
-	for ((i = 1; i <= N; i++)); do
-		if ! cmp -s "$TMPDIR_T/$base/h$i" "$TMPDIR_T/$1/h$i"; then
-			diffs=$((diffs + 1))
-			diag "$1: h$i differs from the plain bridge:"
-			diff "$TMPDIR_T/$base/h$i" "$TMPDIR_T/$1/h$i" | head -5 |
-				sed 's/^/#   /'
-		fi
-	done
-	is "$diffs" 0 "$1: every host receives what the plain bridge delivers"
-}
-
-stat_of() {
-	jq --arg k "$2" '.[0] | if has($k) then .[$k] else .reasons[$k] end' \
-		"$TMPDIR_T/$1.stats"
-}
-
-check "plain bridge: frame set played" play plain none
+check "plain bridge: frame set played" br_play plain none "$SCRIPT"
 total=$(cat "$TMPDIR_T"/plain/h* | wc -l)
 ge "$total" 150 "plain bridge: the hosts received $total frames"
 
 for hook in ${BR_HOOKS:-tc tcx xdp}; do
-	if ! play "$hook" "$hook"; then
+	if ! br_play "$hook" "$hook" "$SCRIPT"; then
 		not_ok "$hook: frame set played"
 		continue
 	fi
 	ok "$hook: frame set played"
 	diag "$hook: $(jq -c . "$TMPDIR_T/$hook.stats")"
-	same "$hook"
+	br_same "$hook" plain
 	# 10+10+10+10+5 known unicast at the start, and more later
-	ge "$(stat_of $hook forwarded)" 45 "$hook: known unicast took the fast path"
-	ge "$(stat_of $hook unknown_dst)" 3 "$hook: unknown unicast went to the bridge"
-	ge "$(stat_of $hook multicast)" 10 "$hook: broadcast and multicast went to the bridge"
-	ge "$(stat_of $hook link_local)" 8 "$hook: 01:80:c2 frames went to the bridge"
-	ge "$(stat_of $hook local)" 6 "$hook: frames for the bridge went to it"
-	ge "$(stat_of $hook moved_src)" 2 "$hook: a moved station went to the bridge"
-	ge "$(stat_of $hook port_state)" 6 "$hook: frames of a disabled or learning port went to the bridge"
-	ge "$(stat_of $hook isolation)" 3 "$hook: isolated and hairpin frames went to the bridge"
-	is "$(stat_of $hook mtu)" 4 "$hook: frames larger than the egress MTU went to the bridge"
-	is "$(stat_of $hook malformed)" 2 "$hook: the bad IPv4 checksum went to the bridge"
-	is "$(stat_of $hook stale)" 0 "$hook: no frame met a stale mirror"
-	is "$(stat_of $hook vlan)" 0 "$hook: tagged frames took the fast path too (no vlan_filtering)"
+	ge "$(br_stat $hook forwarded)" 45 "$hook: known unicast took the fast path"
+	ge "$(br_stat $hook unknown_dst)" 3 "$hook: unknown unicast went to the bridge"
+	ge "$(br_stat $hook multicast)" 10 "$hook: broadcast and multicast went to the bridge"
+	ge "$(br_stat $hook link_local)" 8 "$hook: 01:80:c2 frames went to the bridge"
+	ge "$(br_stat $hook local)" 6 "$hook: frames for the bridge went to it"
+	ge "$(br_stat $hook moved_src)" 2 "$hook: a moved station went to the bridge"
+	ge "$(br_stat $hook port_state)" 6 "$hook: frames of a disabled or learning port went to the bridge"
+	ge "$(br_stat $hook isolation)" 3 "$hook: isolated and hairpin frames went to the bridge"
+	is "$(br_stat $hook mtu)" 4 "$hook: frames larger than the egress MTU went to the bridge"
+	is "$(br_stat $hook malformed)" 2 "$hook: the bad IPv4 checksum went to the bridge"
+	is "$(br_stat $hook stale)" 0 "$hook: no frame met a stale mirror"
+	is "$(br_stat $hook vlan)" 0 "$hook: tagged frames took the fast path too (no vlan_filtering)"
 done
 
 tagged=$(grep -c '^.\{24\}8100000a' "$TMPDIR_T/plain/h2")
@@ -242,10 +199,10 @@ if ! in_ns "$brdut" ip link add bpfwdvf type bridge vlan_filtering 1 2>/dev/null
 	skip "vlan_filtering: this kernel has no bridge VLAN filtering (vlan_filtering 1: Operation not supported)"
 else
 	in_ns "$brdut" ip link del bpfwdvf
-	if VF=1 play vplain none && VF=1 play vtc tc; then
-		same vtc vplain
-		ge "$(stat_of vtc forwarded)" 45 "vlan_filtering: known unicast in VLAN 1 took the fast path"
-		ge "$(stat_of vtc vlan)" 6 "vlan_filtering: frames tagged with VLANs of no port went to the bridge"
+	if br_play vplain none "$SCRIPT" vf_on && br_play vtc tc "$SCRIPT" vf_on; then
+		br_same vtc vplain
+		ge "$(br_stat vtc forwarded)" 45 "vlan_filtering: known unicast in VLAN 1 took the fast path"
+		ge "$(br_stat vtc vlan)" 6 "vlan_filtering: frames tagged with VLANs of no port went to the bridge"
 	else
 		not_ok "vlan_filtering: frame set played"
 	fi

@@ -153,53 +153,6 @@ vlans_setup() {
 	bridge -n "$d" vlan add dev p4 vid 10
 }
 
-# play NAME HOOK SCRIPT [SETUP]: a fresh bridge (SETUP run on it), bpfwd on
-# HOOK (none: the plain bridge; xdp-generic: hook xdp xdp-mode generic),
-# the frames; what each host got lands in $TMPDIR_T/NAME/
-play() {
-	local name=$1 hook=$2 script=$3 setup=${4:-true} how
-	topo_del
-	br_topo $N || return 1
-	export DUT=$brdut
-	$setup || { diag "$name: setup failed"; return 1; }
-	if [ "$hook" != none ]; then
-		how="hook $hook"
-		[ "$hook" = xdp-generic ] && how="hook xdp xdp-mode generic"
-		br_daemon_start "$brdut"
-		# shellcheck disable=SC2086
-		bpfwd_ns "$brdut" bridge add br0 $how || return 1
-		br_wait_sync "$brdut" br0 || { diag "$name: no sync"; return 1; }
-		bpfwd_ns "$brdut" -j bridge show br0 >"$TMPDIR_T/$name.show"
-	fi
-	mkdir -p "$TMPDIR_T/$name"
-	# shellcheck disable=SC2046,SC2086
-	python3 "$FRAMES" $(br_hosts $N) $MACS --out "$TMPDIR_T/$name" "$script" ||
-		return 1
-	if [ "$hook" != none ]; then
-		bpfwd_ns "$brdut" -j bridge stats br0 >"$TMPDIR_T/$name.stats"
-		bpfwd_ns "$brdut" bridge del br0
-		br_daemon_stop
-	fi
-}
-
-same() {
-	local i diffs=0
-	for ((i = 1; i <= N; i++)); do
-		if ! cmp -s "$TMPDIR_T/$2/h$i" "$TMPDIR_T/$1/h$i"; then
-			diffs=$((diffs + 1))
-			diag "$1: h$i differs from $2:"
-			diff "$TMPDIR_T/$2/h$i" "$TMPDIR_T/$1/h$i" | head -5 |
-				sed 's/^/#   /'
-		fi
-	done
-	is "$diffs" 0 "$1: every host receives what the plain bridge delivers, tags included"
-}
-
-stat_of() {
-	jq --arg k "$2" '.[0] | if has($k) then .[$k] else .reasons[$k] end' \
-		"$TMPDIR_T/$1.stats"
-}
-
 # frames NAME HOST HEX: how many frames HOST got in run NAME that start
 # with HEX after the two addresses (a tag, an ethertype)
 frames() {
@@ -211,20 +164,20 @@ has_tcx || hooks=${hooks//tcx/}
 
 # ---- vlan_filtering 0 ----
 novf_part() {
-	check "vlan_filtering 0: plain bridge" play nplain none "$TMPDIR_T/novf"
+	check "vlan_filtering 0: plain bridge" br_play nplain none "$TMPDIR_T/novf"
 	is "$(frames nplain h2 8100000a)" 6 "vlan_filtering 0: h2 gets the 802.1Q frames, tag and all"
 	is "$(frames nplain h4 88a8006481)" 4 "vlan_filtering 0: h4 gets the stacked 802.1ad+802.1Q frames"
 	is "$(frames nplain h4 8100a000)" 4 "vlan_filtering 0: the priority tag (PCP 5) arrives as sent"
 	for hook in $hooks; do
-		if ! play "n$hook" "$hook" "$TMPDIR_T/novf"; then
+		if ! br_play "n$hook" "$hook" "$TMPDIR_T/novf"; then
 			not_ok "vlan_filtering 0, $hook: frames played"
 			continue
 		fi
 		diag "vlan_filtering 0, $hook: $(jq -c . "$TMPDIR_T/n$hook.stats")"
-		same "n$hook" nplain
-		ge "$(stat_of "n$hook" forwarded)" 26 \
+		br_same "n$hook" nplain
+		ge "$(br_stat "n$hook" forwarded)" 26 \
 			"vlan_filtering 0, $hook: the tagged known unicast took the fast path"
-		is "$(stat_of "n$hook" vlan)" 0 "vlan_filtering 0, $hook: no frame passed for its tag"
+		is "$(br_stat "n$hook" vlan)" 0 "vlan_filtering 0, $hook: no frame passed for its tag"
 	done
 }
 
@@ -236,7 +189,7 @@ vf_part() {
 		skip "vlan_filtering 1: this kernel has no bridge VLAN filtering (vlan_filtering 1: Operation not supported)"
 		return
 	fi
-	check "vlan_filtering 1: plain bridge" play vplain none "$TMPDIR_T/vf" vlans_setup
+	check "vlan_filtering 1: plain bridge" br_play vplain none "$TMPDIR_T/vf" vlans_setup
 	diag "plain: h1 $(wc -l <"$TMPDIR_T/vplain/h1"), h2 $(wc -l <"$TMPDIR_T/vplain/h2"), h3 $(wc -l <"$TMPDIR_T/vplain/h3"), h4 $(wc -l <"$TMPDIR_T/vplain/h4") frames"
 	# the plain bridge is the reference; a few checks that it is the
 	# VLAN-aware bridge the script means
@@ -245,7 +198,7 @@ vf_part() {
 	is "$(frames vplain h2 8100000a)" 0 "vlan_filtering 1: h2 (access 10) gets no VLAN 10 tag"
 	is "$(frames vplain h2 8100004d)" 3 "vlan_filtering 1: h2 gets the inner tag of the stacked frames"
 	for hook in $hooks; do
-		if ! play "v$hook" "$hook" "$TMPDIR_T/vf" vlans_setup; then
+		if ! br_play "v$hook" "$hook" "$TMPDIR_T/vf" vlans_setup; then
 			not_ok "vlan_filtering 1, $hook: frames played"
 			continue
 		fi
@@ -253,12 +206,12 @@ vf_part() {
 		is "$(jq -c '.[0] | [.vlan_protocol, .vlans_synced, ([.ports[] | [.dev, .pvid, .vlans]] | sort)]' "$TMPDIR_T/v$hook.show")" \
 			'["802.1Q",true,[["p1",null,2],["p2",10,1],["p3",20,1],["p4",20,2]]]' \
 			"vlan_filtering 1, $hook: bridge show has the ports' VLANs and pvids"
-		same "v$hook" vplain
-		ge "$(stat_of "v$hook" forwarded)" 60 \
+		br_same "v$hook" vplain
+		ge "$(br_stat "v$hook" forwarded)" 60 \
 			"vlan_filtering 1, $hook: known unicast took the fast path (push, pop, keep, priority)"
-		ge "$(stat_of "v$hook" vlan)" 20 \
+		ge "$(br_stat "v$hook" vlan)" 20 \
 			"vlan_filtering 1, $hook: disallowed VLANs, other TPIDs, non-forwarding VLANs went to the bridge"
-		is "$(stat_of "v$hook" stale)" 0 "vlan_filtering 1, $hook: no frame met a stale mirror"
+		is "$(br_stat "v$hook" stale)" 0 "vlan_filtering 1, $hook: no frame met a stale mirror"
 	done
 }
 
