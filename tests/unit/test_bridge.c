@@ -175,16 +175,8 @@ static void tagged_of(const struct frame *f, __u16 tpid, __u16 v,
 static void expect(struct env *e, const char *name, const struct frame *f,
 		   __u32 want, const struct frame *want_f, int c)
 {
-	struct xdp_md ctx = { .data_end = f->len, .ingress_ifindex = e->in };
 	__u8 out[256];
-	LIBBPF_OPTS(bpf_test_run_opts, o,
-		.data_in = f->data,
-		.data_size_in = f->len,
-		.data_out = out,
-		.data_size_out = sizeof(out),
-		.ctx_in = &ctx,
-		.ctx_size_in = sizeof(ctx),
-	);
+	__u32 verdict, len = sizeof(out);
 	__u64 before = counter(e, c);
 	bool pass;
 	int err;
@@ -192,12 +184,13 @@ static void expect(struct env *e, const char *name, const struct frame *f,
 	if (!want_f)
 		want_f = f;
 	put_bridge(e, e->br_flags);	/* a fresh heartbeat */
-	err = bpf_prog_test_run_opts(bpf_program__fd(e->skel->progs.br_xdp), &o);
+	err = xdp_run_frame(bpf_program__fd(e->skel->progs.br_xdp), e->in, f,
+			    &verdict, out, &len);
 	pass = ASSERT_OK(name, "test run", err) &&
-	       ASSERT_EQ(name, "verdict", o.retval, want) &&
+	       ASSERT_EQ(name, "verdict", verdict, want) &&
 	       ASSERT_EQ(name, "counter", counter(e, c) - before, 1);
 	if (pass && want == XDP_REDIRECT)
-		pass = ASSERT_EQ(name, "length out", o.data_size_out,
+		pass = ASSERT_EQ(name, "length out", len,
 				 want_f->len) &&
 		       ASSERT_TRUE(name, "frame out as the bridge sends it",
 				   !memcmp(out, want_f->data, want_f->len));

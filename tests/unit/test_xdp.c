@@ -85,21 +85,11 @@ static bool same(const char *name, unsigned long long got,
 static int run(struct env *e, struct bpf_program *prog,
 	       const struct frame *f, __u32 *verdict)
 {
-	/* data_end: the frame's length, as the kernel wants it */
-	struct xdp_md ctx = { .data_end = f->len, .ingress_ifindex = e->in };
 	__u8 out[256];
-	LIBBPF_OPTS(bpf_test_run_opts, o,
-		.data_in = f->data,
-		.data_size_in = f->len,
-		.data_out = out,
-		.data_size_out = sizeof(out),
-		.ctx_in = &ctx,
-		.ctx_size_in = sizeof(ctx),
-	);
-	int err = bpf_prog_test_run_opts(bpf_program__fd(prog), &o);
+	__u32 len = sizeof(out);
 
-	*verdict = o.retval;
-	return err;
+	return xdp_run_frame(bpf_program__fd(prog), e->in, f, verdict, out,
+			     &len);
 }
 
 static void put_port(struct env *e, __u32 target, __u32 mode)

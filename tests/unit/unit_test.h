@@ -26,6 +26,7 @@
 #include <linux/ipv6.h>
 #include <linux/types.h>
 #include <linux/udp.h>
+#include <bpf/bpf.h>
 
 /* TAP */
 static int tap_num;
@@ -165,6 +166,32 @@ struct frame {
 	bool vlan;		/* carries an 802.1Q/802.1ad tag */
 };
 _Static_assert(__builtin_offsetof(struct frame, data) % 4 == 2, "IP header alignment");
+
+/* Runs the XDP program @prog_fd once on @f as if it arrived on
+ * @ifindex: 0 or -errno, the verdict in *@verdict and, with @out, the
+ * frame out (at most *@out_len bytes; *@out_len gets its length).
+ */
+static inline int xdp_run_frame(int prog_fd, __u32 ifindex,
+				const struct frame *f, __u32 *verdict,
+				__u8 *out, __u32 *out_len)
+{
+	/* data_end: the frame's length, as the kernel wants it */
+	struct xdp_md ctx = { .data_end = f->len, .ingress_ifindex = ifindex };
+	LIBBPF_OPTS(bpf_test_run_opts, o,
+		.data_in = f->data,
+		.data_size_in = f->len,
+		.data_out = out,
+		.data_size_out = out ? *out_len : 0,
+		.ctx_in = &ctx,
+		.ctx_size_in = sizeof(ctx),
+	);
+	int err = bpf_prog_test_run_opts(prog_fd, &o);
+
+	*verdict = o.retval;
+	if (out)
+		*out_len = o.data_size_out;
+	return err;
+}
 
 static inline __u16 ip_csum(const void *buf, size_t len)
 {
