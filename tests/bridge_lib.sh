@@ -26,7 +26,9 @@ br_topo() {
 			netns "$h" || return 1
 		ip -n "$h" link set eth0 address "02:00:00:00:00:0$i" up
 		ip -n "$d" link set "p$i" address "02:00:00:00:0a:0$i"
-		in_ns "$h" ethtool -K eth0 gro on >/dev/null 2>&1
+		# tags inside the frame, where XDP sees them
+		in_ns "$h" ethtool -K eth0 gro on txvlan off \
+			tx-vlan-stag-hw-insert off >/dev/null 2>&1
 		ip -n "$d" link set "p$i" master br0 up || return 1
 	done
 	ip -n "$d" link set br0 up

@@ -317,13 +317,15 @@ tc_hooks() {
 
 # xtopo [TAG]: topo TAG, ready for XDP ports: the sink's s0 has NAPI
 # (GRO on) so d1 takes XDP frames, and gen sends full checksums (a
-# partial one does not survive the trip through an XDP frame)
+# partial one does not survive the trip through an XDP frame) and VLAN
+# tags inside the frame (XDP does not see one outside)
 xtopo() {
 	local g s
 	topo "${1:-}" || return 1
 	g=gen${1:-} s=sink${1:-}
 	in_ns "${!s}" ethtool -K s0 gro on >/dev/null
-	in_ns "${!g}" ethtool -K g0 tx off >/dev/null
+	in_ns "${!g}" ethtool -K g0 tx off txvlan off \
+		tx-vlan-stag-hw-insert off >/dev/null
 }
 
 # ifindex_of NS DEV

@@ -37,14 +37,17 @@ no_rate_limit() {
 }
 
 # rlink R RDEV H: a veth RDEV in R to e0 in H, up, no checksum offload,
-# GRO on at H's end
+# VLAN tags sent inside the frame (XDP does not see them outside), GRO on
+# at H's end
 rlink() {
 	ip -n "$1" link add "$2" numtxqueues 1 numrxqueues 1 type veth \
 		peer e0 numtxqueues 1 numrxqueues 1 netns "$3" || return 1
 	ip -n "$1" link set "$2" up
 	ip -n "$3" link set e0 up
-	in_ns "$1" ethtool -K "$2" tx off >/dev/null
-	in_ns "$3" ethtool -K e0 tx off gro on >/dev/null
+	in_ns "$1" ethtool -K "$2" tx off txvlan off \
+		tx-vlan-stag-hw-insert off >/dev/null
+	in_ns "$3" ethtool -K e0 tx off txvlan off tx-vlan-stag-hw-insert off \
+		gro on >/dev/null
 }
 
 # addr NS DEV V4 V6

@@ -172,7 +172,7 @@ int bridge_attach(struct brmaps *m, uint32_t bridge,
 	struct bpfwd_br_port p = { .bridge = bridge, .hook = b->hook,
 				   .slot = b->slot, .ifindex = ifindex };
 	bool own = false, hw_tag = false;
-	char dev[IF_NAMESIZE];
+	char dev[IF_NAMESIZE], fix[96];
 	int err;
 
 	ifname_of(ifindex, dev);
@@ -187,11 +187,15 @@ int bridge_attach(struct brmaps *m, uint32_t bridge,
 	    ((b->flags & BPFWD_BR_F_XDP_GENERIC) ||
 	     bridge_xdp_target_ok(ifindex, false)))
 		p.flags |= BPFWD_BRP_XDP_TX;
+	/* a tag outside the frame would be lost or ignored: the bridge
+	 * takes all of such a port's frames (see netdev_vlan_blind())
+	 */
 	if (b->hook == BPFWD_HOOK_XDP &&
-	    (netdev_rx_vlan_hw(ifindex, &hw_tag) || hw_tag)) {
+	    (netdev_vlan_blind(ifindex, fix, sizeof(fix), &hw_tag) ||
+	     hw_tag)) {
 		p.flags |= BPFWD_BRP_RX_VLAN_HW;
-		pr_info("%s: rx-vlan-offload keeps VLAN tags out of XDP's sight: its frames go through the bridge (ethtool -K %s rxvlan off)",
-			dev, dev);
+		pr_warn("warning: %s: VLAN tags can reach it outside the frame, where XDP does not see them: its frames go through the bridge (%s)",
+			dev, fix);
 	}
 	/* the entry first: the program passes (stale) until it is synced */
 	err = brport_put(m, ifindex, &p);

@@ -531,6 +531,138 @@ int netdev_peer_tx_csum_set(const struct link_info *l, bool on)
 	return l->link ? peer_ethtool(l, ETHTOOL_STXCSUM, &v, NULL) : -ENOENT;
 }
 
+/* The bit of each of @n ethtool feature @names (ETH_SS_FEATURES) on the
+ * device of @ifr, in @bit (-1: the kernel has no such feature).
+ */
+static int feature_bits(int sk, struct ifreq *ifr, const char *const *names,
+			int n, int *bit)
+{
+	struct {
+		struct ethtool_sset_info hdr;
+		uint32_t len;
+	} info = { .hdr = { .cmd = ETHTOOL_GSSET_INFO,
+			    .sset_mask = 1ULL << ETH_SS_FEATURES } };
+	struct ethtool_gstrings *gs;
+	uint32_t i, count;
+	int j, err = 0;
+
+	ifr->ifr_data = (void *)&info;
+	if (ioctl(sk, SIOCETHTOOL, ifr))
+		return -errno;
+	count = info.hdr.sset_mask ? info.len : 0;
+	if (!count || count > 4096)
+		return -EOPNOTSUPP;
+	gs = calloc(1, sizeof(*gs) + count * ETH_GSTRING_LEN);
+	if (!gs)
+		return -ENOMEM;
+	gs->cmd = ETHTOOL_GSTRINGS;
+	gs->string_set = ETH_SS_FEATURES;
+	gs->len = count;
+	ifr->ifr_data = (void *)gs;
+	if (ioctl(sk, SIOCETHTOOL, ifr))
+		err = -errno;
+	for (j = 0; j < n; j++) {
+		bit[j] = -1;
+		for (i = 0; !err && i < count; i++)
+			if (!strncmp((char *)gs->data + i * ETH_GSTRING_LEN,
+				     names[j], ETH_GSTRING_LEN))
+				bit[j] = i;
+	}
+	free(gs);
+	return err;
+}
+
+static const char *const tx_vlan_names[] = {
+	"tx-vlan-hw-insert", "tx-vlan-stag-hw-insert",
+};
+#define TX_VLAN_N	2
+#define FEAT_BLOCKS	8	/* 256 features: the kernel has about 70 */
+
+/* tx VLAN insertion (802.1Q and 802.1ad) of @l's peer: whether it is
+ * active in @on (either of them); with @set, requested as @want first.
+ */
+static int peer_tx_vlan(const struct link_info *l, char *peer, bool *on,
+			bool set, bool want)
+{
+	struct {
+		struct ethtool_gfeatures hdr;
+		struct ethtool_get_features_block b[FEAT_BLOCKS];
+	} gf = { .hdr = { .cmd = ETHTOOL_GFEATURES, .size = FEAT_BLOCKS } };
+	struct {
+		struct ethtool_sfeatures hdr;
+		struct ethtool_set_features_block b[FEAT_BLOCKS];
+	} sf = { .hdr = { .cmd = ETHTOOL_SFEATURES, .size = FEAT_BLOCKS } };
+	struct ifreq ifr = { .ifr_ifindex = l->link };
+	int sk, err, i, bit[TX_VLAN_N];
+
+	*on = false;
+	if (!l->link)
+		return -ENOENT;
+	sk = peer_socket(l);
+	if (sk < 0)
+		return sk;
+	err = ioctl(sk, SIOCGIFNAME, &ifr) ? -errno : 0;
+	if (!err && peer)
+		snprintf(peer, IF_NAMESIZE, "%s", ifr.ifr_name);
+	if (!err)
+		err = feature_bits(sk, &ifr, tx_vlan_names, TX_VLAN_N, bit);
+	for (i = 0; !err && set && i < TX_VLAN_N; i++) {
+		if (bit[i] < 0 || bit[i] >= FEAT_BLOCKS * 32)
+			continue;
+		sf.b[bit[i] / 32].valid |= 1U << (bit[i] % 32);
+		if (want)
+			sf.b[bit[i] / 32].requested |= 1U << (bit[i] % 32);
+	}
+	ifr.ifr_data = (void *)&sf;
+	/* > 0: some were not changed as asked (not changeable): read back */
+	if (!err && set && ioctl(sk, SIOCETHTOOL, &ifr) < 0)
+		err = -errno;
+	ifr.ifr_data = (void *)&gf;
+	if (!err && ioctl(sk, SIOCETHTOOL, &ifr))
+		err = -errno;
+	for (i = 0; !err && i < TX_VLAN_N; i++)
+		if (bit[i] >= 0 && bit[i] < FEAT_BLOCKS * 32 &&
+		    (gf.b[bit[i] / 32].active & (1U << (bit[i] % 32))))
+			*on = true;
+	close(sk);
+	return err;
+}
+
+int netdev_peer_tx_vlan(const struct link_info *l, char *peer, bool *on)
+{
+	return peer_tx_vlan(l, peer, on, false, false);
+}
+
+int netdev_peer_tx_vlan_set(const struct link_info *l, bool on)
+{
+	bool now;
+	int err = peer_tx_vlan(l, NULL, &now, true, on);
+
+	return err ? err : now == on ? 0 : -EOPNOTSUPP;
+}
+
+int netdev_vlan_blind(uint32_t ifindex, char *fix, size_t len, bool *blind)
+{
+	char peer[IF_NAMESIZE] = "PEER", dev[IF_NAMESIZE] = "DEV";
+	struct link_info li;
+	int err;
+
+	*blind = false;
+	snprintf(fix, len, "ethtool -K PEER txvlan off");
+	err = netdev_link(ifindex, &li);
+	if (err)
+		return err;
+	if (strcmp(li.kind, "veth")) {
+		if_indextoname(ifindex, dev);
+		snprintf(fix, len, "ethtool -K %s rxvlan off", dev);
+		return netdev_rx_vlan_hw(ifindex, blind);
+	}
+	err = netdev_peer_tx_vlan(&li, peer, blind);
+	snprintf(fix, len, "ethtool -K %s txvlan off tx-vlan-stag-hw-insert off%s",
+		 peer, li.link_other_ns ? " in its namespace" : "");
+	return err;
+}
+
 int netdev_rx_vlan_hw(uint32_t ifindex, bool *on)
 {
 	struct ethtool_value ev = { .cmd = ETHTOOL_GFLAGS };

@@ -61,6 +61,25 @@ int netdev_peer_tx_csum_set(const struct link_info *l, bool on);
  */
 int netdev_rx_vlan_hw(uint32_t ifindex, bool *on);
 
+/* Whether @l's peer inserts VLAN tags on transmit (tx-vlan-hw-insert or
+ * tx-vlan-stag-hw-insert): a veth then hands its frames on with the tag
+ * outside the frame (skb metadata), where XDP cannot see it.  Its name
+ * in @peer (IF_NAMESIZE) when not NULL.
+ */
+int netdev_peer_tx_vlan(const struct link_info *l, char *peer, bool *on);
+/* Turns both of them @on or off on that peer; -EOPNOTSUPP when the
+ * peer did not take it.
+ */
+int netdev_peer_tx_vlan_set(const struct link_info *l, bool on);
+
+/* Whether XDP on @ifindex can miss a VLAN tag the frame carries: a veth
+ * whose peer inserts tags on transmit, another device with rx VLAN
+ * offload.  @fix (of @len) gets the command that makes it see them.
+ * XDP programs in bpfwd are not device-bound (see DESIGN.md), so they
+ * cannot ask the driver for such a tag.
+ */
+int netdev_vlan_blind(uint32_t ifindex, char *fix, size_t len, bool *blind);
+
 /* One request on a new socket of @proto (NETLINK_ROUTE, ...): every
  * answer goes to @cb (NULL: none expected) until the ack or the end of
  * the dump.  0 or -errno.
