@@ -65,6 +65,9 @@ enum bpfwd_hook {
 #define BPFWD_F_FIXED_OFFLOAD	(1U << 6)	/* fix-offload turned tx checksumming
 						 * off on IN's veth peer: port del
 						 * turns it back on */
+#define BPFWD_F_FIXED_TXVLAN	(1U << 7)	/* ... and tx VLAN insertion
+						 * (native) */
+#define BPFWD_F_FIXED		(BPFWD_F_FIXED_OFFLOAD | BPFWD_F_FIXED_TXVLAN)
 
 /* Key of bpfwd_ports: the ingress port's ifindex (__u32). */
 

@@ -205,6 +205,10 @@ static int check(struct port_cfg *c, bool replace)
 	}
 	if (generic(c))
 		return 0;
+	/* native: a tag outside the frame would be lost */
+	err = xdp_check_vlan(c->in, c->dev, c->xdp.fix_offload);
+	if (err)
+		return err;
 	/* native: frames leave through the target's ndo_xdp_xmit; a flood
 	 * port is the target of the other flood ports
 	 */
@@ -355,31 +359,34 @@ static int xdp_port_detach(struct table *t, uint32_t ifindex,
 	/* what fix-offload turned off (a device that is gone took its
 	 * veth peer along)
 	 */
-	if (p->flags & BPFWD_F_FIXED_OFFLOAD)
-		xdp_unfix_offload(ifindex);
+	if (p->flags & BPFWD_F_FIXED)
+		xdp_unfix_offload(ifindex, p->flags & BPFWD_F_FIXED);
 	xdp_pins_gc(t, ifindex);
 	return 0;
 }
 
-/* fix-offload: tx checksumming off on IN's veth peer when it is on.
- * The table entry @cur records it (BPFWD_F_FIXED_OFFLOAD) before the
- * peer changes, so that port del turns it back on whatever kill comes
- * between; @p, the entry to be written, records it too.  *@fixed: it
- * was turned off now.
+/* fix-offload: tx checksumming (and in native mode tx VLAN insertion)
+ * off on IN's veth peer when it is on.  The table entry @cur records it
+ * (BPFWD_F_FIXED_OFFLOAD, BPFWD_F_FIXED_TXVLAN) before the peer changes,
+ * so that port del turns it back on whatever kill comes between; @p,
+ * the entry to be written, records it too.  *@fixed: what was turned
+ * off now.
  */
 static int offload_fix(struct table *t, const struct port_cfg *c,
 		       struct bpfwd_port *p, const struct bpfwd_port *cur,
-		       bool *fixed)
+		       uint32_t *fixed)
 {
 	struct bpfwd_port mark = *cur;
+	uint32_t what;
 	int err;
 
-	*fixed = false;
-	if (!c->xdp.fix_offload || !xdp_offload_fixable(c->in))
+	*fixed = 0;
+	what = c->xdp.fix_offload ? xdp_offload_fixable(c->in, generic(c)) : 0;
+	if (!what)
 		return 0;
-	p->flags |= BPFWD_F_FIXED_OFFLOAD;
-	if (!(mark.flags & BPFWD_F_FIXED_OFFLOAD)) {
-		mark.flags |= BPFWD_F_FIXED_OFFLOAD;
+	p->flags |= what;
+	if ((mark.flags & what) != what) {
+		mark.flags |= what;
 		err = port_put(t, c->in, &mark, BPF_EXIST);
 		if (err) {
 			p_err("%s: write table %s: %s", c->dev, t->dir,
@@ -387,7 +394,7 @@ static int offload_fix(struct table *t, const struct port_cfg *c,
 			return err;
 		}
 	}
-	return xdp_fix_offload(c->in, c->dev, fixed);
+	return xdp_fix_offload(c->in, c->dev, what, fixed);
 }
 
 /* The program on IN (@old_id: in place of that one; 0: none is there),
@@ -400,7 +407,7 @@ static int attach_prog(struct table *t, struct port_cfg *c,
 		       struct xdp *skel, uint32_t old_id, bool same)
 {
 	struct bpfwd_port before = *cur;	/* @cur may be @p */
-	bool fixed = false;
+	uint32_t fixed = 0;
 	int err;
 
 	err = offload_fix(t, c, p, &before, &fixed);
@@ -409,8 +416,8 @@ static int attach_prog(struct table *t, struct port_cfg *c,
 				 xdp_prog_fd(skel, prog_of(c->mode)),
 				 generic(c), old_id);
 	if (err && fixed)
-		xdp_unfix_offload(c->in);
-	if (err && fixed && !(before.flags & BPFWD_F_FIXED_OFFLOAD))
+		xdp_unfix_offload(c->in, fixed);
+	if (err && fixed && (before.flags & fixed) != fixed)
 		port_put(t, c->in, &before, BPF_EXIST);
 	return err;
 }
@@ -652,7 +659,7 @@ static int xdp_replace(struct table *t, struct port_cfg *c,
 	fill_entry(&p, c);
 	p.prio = old->prio;
 	p.flags |= old->flags & (BPFWD_F_CPU_TCX | BPFWD_F_OWN_CLSACT |
-				 BPFWD_F_FIXED_OFFLOAD);
+				 BPFWD_F_FIXED);
 	err = xdp_load(t, prog_of(c->mode), extra_of(c->mode), 0,
 		       fixed_of(c, &p, &fx), &skel);
 	if (err)
@@ -717,7 +724,7 @@ static enum port_diff xdp_differs(struct table *t, const struct port_cfg *c,
 		return PORT_REPLACE;
 	if (!settings_same(t, c, p))
 		return PORT_REPLACE;
-	if (c->xdp.fix_offload && xdp_offload_fixable(c->in))
+	if (c->xdp.fix_offload && xdp_offload_fixable(c->in, generic(c)))
 		return PORT_REPLACE;
 	return PORT_SAME;
 }

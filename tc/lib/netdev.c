@@ -606,8 +606,18 @@ static int peer_tx_vlan(const struct link_info *l, char *peer, bool *on,
 		snprintf(peer, IF_NAMESIZE, "%s", ifr.ifr_name);
 	if (!err)
 		err = feature_bits(sk, &ifr, tx_vlan_names, TX_VLAN_N, bit);
+	/* SFEATURES takes exactly the kernel's number of words, which
+	 * GFEATURES answers in its size
+	 */
+	ifr.ifr_data = (void *)&gf;
+	if (!err && set && ioctl(sk, SIOCETHTOOL, &ifr))
+		err = -errno;
+	if (!err && set && (!gf.hdr.size || gf.hdr.size > FEAT_BLOCKS))
+		err = -EOPNOTSUPP;
+	sf.hdr.size = gf.hdr.size;
+	gf.hdr.size = FEAT_BLOCKS;
 	for (i = 0; !err && set && i < TX_VLAN_N; i++) {
-		if (bit[i] < 0 || bit[i] >= FEAT_BLOCKS * 32)
+		if (bit[i] < 0 || bit[i] >= (int)sf.hdr.size * 32)
 			continue;
 		sf.b[bit[i] / 32].valid |= 1U << (bit[i] % 32);
 		if (want)

@@ -414,44 +414,97 @@ int xdp_check_offload(int ifindex, const char *dev, bool fix)
 	return -EOPNOTSUPP;
 }
 
-bool xdp_offload_fixable(int ifindex)
+int xdp_check_vlan(int ifindex, const char *dev, bool fix)
+{
+	char how[96];
+	struct link_info l;
+	bool blind = false, veth;
+	int err;
+
+	veth = !netdev_link(ifindex, &l) && !strcmp(l.kind, "veth");
+	err = netdev_vlan_blind(ifindex, how, sizeof(how), &blind);
+	if (err) {
+		pr_warn("%s: cannot inspect %s (%s): if VLAN tags reach it outside the frame, native XDP sends its tagged frames on untagged; turn that off (%s)",
+			dev, veth ? "its veth peer" : "its VLAN offload",
+			strerror(-err), how);
+		return 0;
+	}
+	if (!blind || (fix && veth))
+		return 0;
+	p_err("%s: VLAN tags reach it outside the frame (%s), where native XDP does not see them and a redirect drops them: tagged frames would leave untagged; turn that off (%s)%s, or use xdp-mode generic",
+	      dev, veth ? "its veth peer inserts them on transmit" :
+			  "rx VLAN offload", how,
+	      veth ? ", add fix-offload to have bpfwd do it" : "");
+	return -EOPNOTSUPP;
+}
+
+uint32_t xdp_offload_fixable(int ifindex, bool generic)
 {
 	char peer[IF_NAMESIZE];
 	struct link_info l;
+	uint32_t what = 0;
 	bool on = false;
 
-	return !veth_peer_csum(ifindex, &l, peer, &on) && on;
+	if (veth_peer_csum(ifindex, &l, peer, &on))
+		return 0;
+	if (on)
+		what |= BPFWD_F_FIXED_OFFLOAD;
+	if (!generic && !netdev_peer_tx_vlan(&l, NULL, &on) && on)
+		what |= BPFWD_F_FIXED_TXVLAN;
+	return what;
 }
 
-int xdp_fix_offload(int ifindex, const char *dev, bool *changed)
+int xdp_fix_offload(int ifindex, const char *dev, uint32_t what,
+		    uint32_t *changed)
 {
+	const char *in_ns;
 	char peer[IF_NAMESIZE];
 	struct link_info l;
 	bool on = false;
 	int err;
 
-	*changed = false;
-	err = veth_peer_csum(ifindex, &l, peer, &on);
-	if (err || !on)
+	*changed = 0;
+	if (veth_peer_csum(ifindex, &l, peer, &on))
 		return 0;	/* not a veth, or xdp_check_offload() warned */
-	err = netdev_peer_tx_csum_set(&l, false);
-	if (err) {
-		p_err("%s: fix-offload: turn tx checksumming off on veth peer %s: %s",
-		      dev, peer, strerror(-err));
-		return err;
+	in_ns = l.link_other_ns ? " (in another namespace)" : "";
+	if ((what & BPFWD_F_FIXED_OFFLOAD) && on) {
+		err = netdev_peer_tx_csum_set(&l, false);
+		if (err) {
+			p_err("%s: fix-offload: turn tx checksumming off on veth peer %s: %s",
+			      dev, peer, strerror(-err));
+			return err;
+		}
+		pr_info("%s: fix-offload: tx checksumming is off on veth peer %s%s now",
+			dev, peer, in_ns);
+		*changed |= BPFWD_F_FIXED_OFFLOAD;
 	}
-	pr_info("%s: fix-offload: tx checksumming is off on veth peer %s%s now",
-		dev, peer, l.link_other_ns ? " (in another namespace)" : "");
-	*changed = true;
+	if ((what & BPFWD_F_FIXED_TXVLAN) &&
+	    !netdev_peer_tx_vlan(&l, NULL, &on) && on) {
+		err = netdev_peer_tx_vlan_set(&l, false);
+		if (err) {
+			p_err("%s: fix-offload: turn tx VLAN insertion off on veth peer %s: %s",
+			      dev, peer, strerror(-err));
+			xdp_unfix_offload(ifindex, *changed);
+			*changed = 0;
+			return err;
+		}
+		pr_info("%s: fix-offload: tx VLAN insertion is off on veth peer %s%s now",
+			dev, peer, in_ns);
+		*changed |= BPFWD_F_FIXED_TXVLAN;
+	}
 	return 0;
 }
 
-void xdp_unfix_offload(int ifindex)
+void xdp_unfix_offload(int ifindex, uint32_t what)
 {
 	struct link_info l;
 
-	if (!netdev_link(ifindex, &l))
+	if (netdev_link(ifindex, &l))
+		return;
+	if (what & BPFWD_F_FIXED_OFFLOAD)
 		netdev_peer_tx_csum_set(&l, true);
+	if (what & BPFWD_F_FIXED_TXVLAN)
+		netdev_peer_tx_vlan_set(&l, true);
 }
 
 int xdp_check_target(int ifindex, const char *dev)

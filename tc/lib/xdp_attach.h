@@ -71,15 +71,25 @@ int xdp_check_in(int ifindex, const char *dev, bool generic);
  * device.
  */
 int xdp_check_offload(int ifindex, const char *dev, bool fix);
-/* fix-offload: turns tx checksumming off on @ifindex's veth peer when
- * it is on; *@changed says whether it did, for xdp_unfix_offload().
+/* The VLAN trap of native XDP: a veth whose peer inserts VLAN tags on
+ * transmit (a NIC with rx VLAN offload) holds a frame's tag outside
+ * the frame, where XDP does not see it and which an XDP redirect does
+ * not carry: the frame would leave untagged.  Generic XDP keeps the
+ * skb and its tag.  Refused, one line with the fix, unless @fix and a
+ * veth (fix-offload turns it off on the peer).
  */
-int xdp_fix_offload(int ifindex, const char *dev, bool *changed);
-/* Whether @ifindex is a veth whose peer sends with tx checksumming on
- * (what fix-offload would turn off).
+int xdp_check_vlan(int ifindex, const char *dev, bool fix);
+/* What fix-offload would turn off on @ifindex's veth peer now:
+ * BPFWD_F_FIXED_OFFLOAD for tx checksumming, BPFWD_F_FIXED_TXVLAN for tx
+ * VLAN insertion (only when not @generic); 0 for none or no veth.
  */
-bool xdp_offload_fixable(int ifindex);
-void xdp_unfix_offload(int ifindex);
+uint32_t xdp_offload_fixable(int ifindex, bool generic);
+/* fix-offload: turns @what off on @ifindex's veth peer where it is on;
+ * *@changed gets what it turned off, for xdp_unfix_offload().
+ */
+int xdp_fix_offload(int ifindex, const char *dev, uint32_t what,
+		    uint32_t *changed);
+void xdp_unfix_offload(int ifindex, uint32_t what);
 /* Checks that @ifindex can take XDP frames redirected in native mode. */
 int xdp_check_target(int ifindex, const char *dev);
 

@@ -97,7 +97,9 @@ is "$(tx_csum "$dut" x1)" off "peer here: x1's tx checksumming is off"
 check "peer here: del" bpfwd_ns "$dut" port del dev x0
 is "$(tx_csum "$dut" x1)" on "peer here: del turns x1's tx checksumming back on"
 # off before the port: bpfwd did not turn it off, del leaves it off
-in_ns "$dut" ethtool -K x1 tx off >/dev/null
+# (tx VLAN insertion too: xdp-vlan.t)
+in_ns "$dut" ethtool -K x1 tx off txvlan off tx-vlan-stag-hw-insert off \
+	>/dev/null
 check "peer off already: fix-offload" bpfwd_ns "$dut" port add dev x0 to d1 hook xdp fix-offload
 check "peer off already: del" bpfwd_ns "$dut" port del dev x0
 is "$(tx_csum "$dut" x1)" off "peer off already: del leaves x1's tx checksumming off"
