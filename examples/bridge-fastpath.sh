@@ -57,8 +57,11 @@ host() {
 	veth "$br" "p$n" "$h" eth0
 	ip -n "$br" link set "p$n" master br0
 	in_ns "$h" ip addr add "192.0.2.$n/24" dev eth0
-	# XDP frames into a veth need NAPI at the receiving end
-	in_ns "$h" ethtool -K eth0 gro on >/dev/null
+	# XDP frames into a veth need NAPI at the receiving end; VLAN tags
+	# inside the frame, where XDP sees them (bpfwd otherwise passes the
+	# port's frames to the bridge)
+	in_ns "$h" ethtool -K eth0 gro on txvlan off tx-vlan-stag-hw-insert off \
+		>/dev/null
 }
 
 namespace_mode() {

@@ -85,7 +85,8 @@ namespace_mode() {
 	ip -n "$sink" neigh replace 192.0.2.1 lladdr "$gmac" dev s0 nud permanent
 	# XDP frames carry no checksum offload state; s0 needs NAPI (GRO)
 	# to take frames from an XDP redirect
-	in_ns "$gen" ethtool -K g0 tx off >/dev/null 2>&1
+	in_ns "$gen" ethtool -K g0 tx off txvlan off tx-vlan-stag-hw-insert off \
+		>/dev/null 2>&1
 	in_ns "$sink" ethtool -K s0 gro on >/dev/null 2>&1
 
 	show "$dut" port add dev d0 to d1 hook tc || die "port add failed"

@@ -13,8 +13,8 @@
 #  - promiscuous mode on both: a cross-connect forwards frames for MACs
 #    that are not the NIC's, which a NIC otherwise filters out;
 #  - LRO off (merged TCP frames cannot leave by another port, and XDP
-#    refuses it), and for hook xdp hardware GRO off and an MTU native
-#    XDP takes;
+#    refuses it), and for hook xdp hardware GRO and rx VLAN offload off
+#    and an MTU native XDP takes;
 #  - for hook xdp: as many XDP TX queues (channels) as CPUs on both, or
 #    a native redirect target drops the frames of the CPUs without one;
 #  - the same MTU on both, and a carrier (warnings only).
@@ -77,6 +77,13 @@ check_xdp() {
 	case $(feature "$d" rx-gro-hw) in
 	on*" [fixed]") die "$d: hardware GRO is on and cannot be turned off: native XDP refuses it" ;;
 	on*) ethtool -K "$d" rx-gro-hw off || die "$d: cannot turn hardware GRO off" ;;
+	esac
+	# a tag the NIC takes out of the frame is lost in a native redirect
+	# (bpfwd refuses that); a veth's tags come from its peer's side
+	case $(feature "$d" rx-vlan-offload) in
+	on*" [fixed]") die "$d: rx VLAN offload is on and cannot be turned off: native XDP would lose the tags" ;;
+	on*) [ "$(jq -r '.[0].linkinfo.info_kind // empty' <<<"$j")" = veth ] ||
+		ethtool -K "$d" rxvlan off || die "$d: cannot turn rx VLAN offload off" ;;
 	esac
 	mtu=$(jq -r '.[0].mtu' <<<"$j")
 	[ "$mtu" -le 3498 ] ||
@@ -152,9 +159,11 @@ namespaces() {
 	ip -n "$sink" addr add 192.0.2.2/24 dev s0
 	# XDP frames into a veth need NAPI at its peer; gen and sink send
 	# full checksums (a partial one does not survive an XDP redirect,
-	# and bpfwd refuses an XDP port whose veth peer would send one)
+	# and bpfwd refuses an XDP port whose veth peer would send one) and
+	# VLAN tags inside the frame (native XDP loses one outside)
 	for h in "$gen g0" "$sink s0"; do
-		in_ns ${h% *} ethtool -K ${h#* } gro on tx off >/dev/null
+		in_ns ${h% *} ethtool -K ${h#* } gro on tx off txvlan off \
+			tx-vlan-stag-hw-insert off >/dev/null
 	done
 	echo "# $EX_NAME d0 d1    (in the dut)"
 	in_ns "$dut" env BPFWD="$BPFWD" HOOK="$HOOK" "$0" d0 d1 ||

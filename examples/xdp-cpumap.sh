@@ -60,9 +60,10 @@ namespace_mode() {
 	in_ns "$sink" ip addr add 192.0.2.2/24 dev s0
 	in_ns "$dut" ip addr add 192.0.2.3/24 dev d0
 	# XDP frames into a veth need NAPI at the receiving end (GRO on);
-	# partial checksums do not survive an XDP frame: checksum in full
+	# partial checksums do not survive an XDP frame: checksum in full;
+	# VLAN tags inside the frame (native XDP loses one outside)
 	in_ns "$sink" ethtool -K s0 gro on >/dev/null
-	in_ns "$gen" ethtool -K g0 tx off >/dev/null
+	in_ns "$gen" ethtool -K g0 tx off txvlan off tx-vlan-stag-hw-insert off >/dev/null
 	in_ns "$gen" ip neigh replace 192.0.2.2 dev g0 nud permanent \
 		lladdr "$(ip -n "$sink" -j link show s0 2>/dev/null | jq -r '.[0].address')"
 	in_ns "$gen" ip neigh replace 192.0.2.3 dev g0 nud permanent \
