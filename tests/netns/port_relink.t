@@ -41,7 +41,9 @@ relink_ingress() {
 	ip -n "$dut" link add d0 numtxqueues 1 numrxqueues 1 type veth peer g0 \
 		address "$GMAC" numtxqueues 1 numrxqueues 1 netns "$gen" ||
 		die "make d0/g0 again"
-	in_ns "$gen" ethtool -K g0 tx off gro on >/dev/null
+	# as topo made it (a native port refuses a peer that inserts tags)
+	in_ns "$gen" ethtool -K g0 tx off txvlan off tx-vlan-stag-hw-insert off \
+		gro on >/dev/null
 	ip -n "$gen" addr add 192.0.2.1/24 dev g0
 	ip -n "$gen" neigh replace 192.0.2.2 lladdr "$SMAC" dev g0 nud permanent
 	ip -n "$gen" link set g0 up
