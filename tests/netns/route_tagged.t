@@ -13,10 +13,11 @@
 # (not_ip), which drops them as before.  XDP cannot see a tag out of the
 # frame: with txvlan on, route add hook xdp refuses r1, saying why and
 # the fix, and attaches nothing (nor to r0, which it checked first), and
-# adding r1 again after its peer turned txvlan on is refused too.  With
-# txvlan off, XDP sees the tag and passes the answers as not_ip.  In
-# each row, UDP datagrams and echo requests of fixed bytes, and h2's
-# answers, must reach h2 and h1 exactly as with the kernel alone.
+# adding r1 again after its peer turned txvlan on is refused too (the
+# programs stay until route del).  With txvlan off, XDP sees the tag
+# and passes the answers as not_ip.  In each row, UDP datagrams and echo
+# requests of fixed bytes, and h2's answers, must reach h2 and h1
+# exactly as with the kernel alone.
 source "$(dirname "$0")/../lib.sh"
 source "$TESTS_DIR/route_lib.sh"
 need_bpfwd
@@ -146,6 +147,8 @@ txvlan on
 out=$(bpfwd_ns "$r" route add dev r0 dev r1 hook xdp 2>&1)
 is "$?" 1 "xdp, txvlan turned on: route add again exits 1"
 is "$out" "$REFUSED" "xdp, txvlan turned on: route add again says why"
+is "$(xdp_prog_on "$r" r0),$(xdp_prog_on "$r" r1)" route_xdp,route_xdp \
+	"xdp, txvlan turned on: refused, nothing changed: the programs stay until route del"
 txvlan off
 bpfwd_ns "$r" route del dev r0 dev r1
 
