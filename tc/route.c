@@ -11,10 +11,11 @@
  *   route del dev DEV [dev DEV ...]
  *   route show [dev DEV ...]
  *
- * add is all or nothing: every check (devices, netfilter, the hooks)
- * runs before anything changes, and a failure undoes what the command
- * did.  Adding a device again with the same hook refreshes what bpfwd
- * read from the kernel (sysctls, MAC address) and re-attaches a program
+ * add is all or nothing: every check (devices, netfilter, the hooks,
+ * VLAN tags that XDP would not see) runs before anything changes, and a
+ * failure undoes what the command did.  Adding a device again with the
+ * same hook refreshes what bpfwd read from the kernel (sysctls, MAC
+ * address, whether XDP sees its VLAN tags) and re-attaches a program
  * that went missing.
  */
 #include <errno.h>
@@ -377,10 +378,13 @@ static int add_checks(struct route_args *a, struct rt *r, struct add_plan *p)
 		c->prio = a->hook == BPFWD_HOOK_TC ? ROUTE_PRIO : 0;
 		if (a->hook == BPFWD_HOOK_XDP && a->xdp_mode)
 			c->flags |= BPFWD_RT_F_XDP_GENERIC;
-		if (p->had[i])
-			continue;
 		att_of(&att, r, dev, p->ifindex[i], c);
-		err = route_hook_free(&att);
+		err = p->had[i] ? 0 : route_hook_free(&att);
+		/* again on a device already added: the peer may have
+		 * turned its offload on since
+		 */
+		if (!err)
+			err = route_hook_sees_vlan(&att);
 		if (err)
 			return err;
 	}

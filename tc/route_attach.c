@@ -4,7 +4,8 @@
  * Hooks of `bpfwd route` (see route_attach.h): tc and tcx through
  * tc/lib/attach.h, XDP through xdp_attach()/xdp_detach(),
  * with XDP checks of its own (xdp_check_in() limits the MTU to a page,
- * which a multi-buffer program does not need).
+ * which a multi-buffer program does not need) and a refusal where VLAN
+ * tags reach a device outside the frame (netdev_vlan_blind_why()).
  * The route program's XDP id is found by name (route_xdp), as
  * xdp_our_prog() finds the port programs.
  */
@@ -87,6 +88,33 @@ static int xdp_hook_free(const struct route_att *a)
 		return -EOPNOTSUPP;
 	}
 	return 0;
+}
+
+int route_hook_sees_vlan(const struct route_att *a)
+{
+	char why[64], fix[96];
+	bool blind;
+	int err;
+
+	if (a->hook != BPFWD_HOOK_XDP)
+		return 0;
+	err = netdev_vlan_blind_why(a->ifindex, why, sizeof(why), fix,
+				    sizeof(fix), &blind);
+	if (err == -ENOENT) {
+		p_err("%s: cannot tell whether VLAN tags reach it outside the frame, where XDP does not see them: its veth peer is in a namespace bpfwd cannot find (not named in /run/netns, held by no process); name it (ip netns attach NAME PID) or use hook tc",
+		      a->dev);
+		return err;
+	}
+	if (err) {
+		p_err("%s: cannot tell whether VLAN tags reach it outside the frame, where XDP does not see them: %s; use hook tc",
+		      a->dev, strerror(-err));
+		return err;
+	}
+	if (!blind)
+		return 0;
+	p_err("%s: VLAN tags reach it outside the frame (%s), where XDP does not see them: tagged frames would be routed as untagged; turn that off (%s) or use hook tc",
+	      a->dev, why, fix);
+	return -EOPNOTSUPP;
 }
 
 /* The id of route_xdp on the device in that mode, or 0. */

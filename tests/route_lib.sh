@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Copyright (c) 2026 The bpfwd authors
 #
-# Shared by the route tests (tests/netns/route.t,
+# Shared by the route tests (tests/netns/route*.t,
 # tests/cli/route_bad_input.t); source it after lib.sh.  It builds the
 # router topology (addresses exist only in the test's namespaces):
 #
@@ -138,6 +138,19 @@ cap_stop() {
 	for p in "${CAP_PIDS[@]}"; do kill -TERM "$p" 2>/dev/null; done
 	for p in "${CAP_PIDS[@]}"; do wait "$p" 2>/dev/null; done
 	CAP_PIDS=()
+}
+
+# same FILE_A FILE_B DESC: the two captures hold the same frames
+same() {
+	local d
+
+	d=$(diff "$1" "$2")
+	if [ -z "$d" ]; then
+		ok "$3"
+	else
+		not_ok "$3"
+		diag "$(head -c 3000 <<<"$d" | cut -c1-200)"
+	fi
 }
 
 # frames NS ARGS...: route_frames.py ARGS in NS

@@ -252,10 +252,16 @@ static int topo_links(struct bench *b)
 			if (RUN(b, i, "ip", "link", "set", dev[i][j], "up"))
 				return -EIO;
 	/* NAPI where XDP frames arrive: the dut's ingress (from gen) and
-	 * the sink (from the XDP rows)
+	 * the sink (from the XDP rows).  gen and the sink put VLAN tags in
+	 * the frame: one they inserted on transmit would be out of the
+	 * dut's XDP's sight (route add hook xdp refuses such a device, the
+	 * bridge passes all of its frames)
 	 */
 	if (RUN(b, NS_DUT, "ethtool", "-K", b->in_dev, "gro", "on") ||
-	    RUN(b, NS_SINK, "ethtool", "-K", b->sink_dev, "gro", "on"))
+	    RUN(b, NS_GEN, "ethtool", "-K", b->gen_dev, "txvlan", "off",
+		"tx-vlan-stag-hw-insert", "off") ||
+	    RUN(b, NS_SINK, "ethtool", "-K", b->sink_dev, "gro", "on",
+		"txvlan", "off", "tx-vlan-stag-hw-insert", "off"))
 		return -EIO;
 	return 0;
 }

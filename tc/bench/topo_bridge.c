@@ -70,7 +70,9 @@ static char *port_of(struct bench *b, int i, bool sink)
 	return sink ? b->tp.sink[i - 1] : b->tp.out[i - 1];
 }
 
-/* Sink ports 1..N-2: one-queue veth pairs, up, NAPI at the sink end. */
+/* Sink ports 1..N-2: one-queue veth pairs, up, NAPI at the sink end,
+ * VLAN tags in the frame (as topo_links() sets the first one).
+ */
 static int sink_ports(struct bench *b)
 {
 	int i;
@@ -88,7 +90,8 @@ static int sink_ports(struct bench *b)
 			"1", "netns", b->ns_name[NS_SINK]) ||
 		    RUN(b, NS_DUT, "ip", "link", "set", b->tp.out[i], "up") ||
 		    RUN(b, NS_SINK, "ip", "link", "set", b->tp.sink[i], "up") ||
-		    RUN(b, NS_SINK, "ethtool", "-K", b->tp.sink[i], "gro", "on"))
+		    RUN(b, NS_SINK, "ethtool", "-K", b->tp.sink[i], "gro", "on",
+			"txvlan", "off", "tx-vlan-stag-hw-insert", "off"))
 			return -EIO;
 	}
 	return 0;

@@ -651,7 +651,8 @@ int netdev_peer_tx_vlan_set(const struct link_info *l, bool on)
 	return err ? err : now == on ? 0 : -EOPNOTSUPP;
 }
 
-int netdev_vlan_blind(uint32_t ifindex, char *fix, size_t len, bool *blind)
+int netdev_vlan_blind_why(uint32_t ifindex, char *why, size_t wlen,
+			  char *fix, size_t len, bool *blind)
 {
 	char peer[IF_NAMESIZE] = "PEER", dev[IF_NAMESIZE] = "DEV";
 	struct link_info li;
@@ -659,18 +660,30 @@ int netdev_vlan_blind(uint32_t ifindex, char *fix, size_t len, bool *blind)
 
 	*blind = false;
 	snprintf(fix, len, "ethtool -K PEER txvlan off");
+	if (why)
+		snprintf(why, wlen, "?");
 	err = netdev_link(ifindex, &li);
 	if (err)
 		return err;
 	if (strcmp(li.kind, "veth")) {
 		if_indextoname(ifindex, dev);
 		snprintf(fix, len, "ethtool -K %s rxvlan off", dev);
+		if (why)
+			snprintf(why, wlen, "its rx VLAN offload takes them out of the frame");
 		return netdev_rx_vlan_hw(ifindex, blind);
 	}
 	err = netdev_peer_tx_vlan(&li, peer, blind);
 	snprintf(fix, len, "ethtool -K %s txvlan off tx-vlan-stag-hw-insert off%s",
 		 peer, li.link_other_ns ? " in its namespace" : "");
+	if (why)
+		snprintf(why, wlen, "its veth peer %s inserts them on transmit",
+			 peer);
 	return err;
+}
+
+int netdev_vlan_blind(uint32_t ifindex, char *fix, size_t len, bool *blind)
+{
+	return netdev_vlan_blind_why(ifindex, NULL, 0, fix, len, blind);
 }
 
 int netdev_rx_vlan_hw(uint32_t ifindex, bool *on)

@@ -79,6 +79,11 @@ int netdev_peer_tx_vlan_set(const struct link_info *l, bool on);
  * cannot ask the driver for such a tag.
  */
 int netdev_vlan_blind(uint32_t ifindex, char *fix, size_t len, bool *blind);
+/* The same, with what keeps the tags out of the frame in @why (of
+ * @wlen): "its veth peer e0 inserts them on transmit", ...
+ */
+int netdev_vlan_blind_why(uint32_t ifindex, char *why, size_t wlen,
+			  char *fix, size_t len, bool *blind);
 
 /* One request on a new socket of @proto (NETLINK_ROUTE, ...): every
  * answer goes to @cb (NULL: none expected) until the ack or the end of

@@ -6,8 +6,10 @@
 # a failure, and nothing left behind (filters, XDP and tcx programs,
 # pins, route devices, netfilter as it was).  Cases: unknown device,
 # missing or repeated words, xdp-mode without hook xdp, a device that
-# carries someone else's program (tc filter, tcx, XDP), a device already
-# on the fast path with another hook, del of a device that is not on
+# carries someone else's program (tc filter, tcx, XDP), hook xdp on a
+# veth whose peer's namespace cannot be found (VLAN tags unknown; see
+# tests/netns/route_tagged.t for the rest), a device already on the fast
+# path with another hook, del of a device that is not on
 # it, netfilter that the fast path would bypass (refused, or a warning
 # with force); forwarding off is a warning, and the frames then go to
 # the stack, counted as fwd_disabled.
@@ -105,6 +107,22 @@ fi
 
 bad 1 'r0: not a route device' "show of a device not on the fast path" \
 	route show dev r0
+
+# a veth whose peer is in a namespace bpfwd cannot find (a bind mount
+# outside /run/netns holds it): hook xdp cannot tell whether VLAN tags
+# reach it outside the frame, and refuses
+hid=bpfwd-hid-$SUFFIX
+if ip netns add "$hid" && touch "$TMPDIR_T/hid" &&
+	mount --bind "/run/netns/$hid" "$TMPDIR_T/hid"; then
+	on_exit "umount $TMPDIR_T/hid"
+	ip -n "$r" link add u0 type veth peer u1 netns "$hid"
+	ip netns del "$hid"
+	bad 1 '^bpfwd: route add u0: cannot tell whether VLAN tags reach it outside the frame, where XDP does not see them: its veth peer is in a namespace bpfwd cannot find .*; name it \(ip netns attach NAME PID\) or use hook tc$' \
+		"a veth peer's namespace not found" route add dev u0 hook xdp
+	ip -n "$r" link del u0
+else
+	not_ok "a namespace held by a bind mount only"
+fi
 
 # a device already on the fast path with another hook; del and show of
 # one device on it and one not: nothing removed

@@ -8,6 +8,8 @@
 #   route_frames.py suite IFACE DSTMAC FAM     the scripted frames
 #   route_frames.py flows IFACE DSTMAC DST N [SRC]   one UDP datagram
 #                                              from each of N source ports
+#   route_frames.py echo IFACE DSTMAC DST N    N echo requests (fixed
+#                                              bytes, unlike ping's)
 #   route_frames.py stream IFACE DSTMAC DST SECONDS   UDP, 2000/s at most
 #   route_frames.py capture IFACE FILE         what arrives, normalised,
 #                                              one line a frame, until
@@ -201,20 +203,26 @@ def send(iface, frames, gap=0.005):
     s.close()
 
 
-def flows(iface, dst, daddr, n, sport0=20000, saddr=None):
+def flows(iface, dst, daddr, n, sport0=20000, saddr=None, echo=False):
     src = if_mac(iface)
     six = ':' in daddr
     saddr = saddr or ('fd01::1' if six else '10.1.0.1')
     fr = []
     for i in range(n):
-        if six:
+        if six and echo:
+            pl = icmp6_echo(saddr, daddr, 0x4343, i, data(56, i))
+        elif six:
             pl = udp6(saddr, daddr, sport0 + i, 9, data(32, i))
-            fr.append(('', eth(dst, src, 0x86dd,
-                               ipv6(saddr, daddr, 17, pl))))
+        elif echo:
+            pl = icmp4_echo(0x4343, i, data(56, i))
         else:
             pl = udp4(saddr, daddr, sport0 + i, 9, data(32, i))
+        if six:
+            fr.append(('', eth(dst, src, 0x86dd,
+                               ipv6(saddr, daddr, 58 if echo else 17, pl))))
+        else:
             fr.append(('', eth(dst, src, 0x0800,
-                               ipv4(saddr, daddr, 17, pl,
+                               ipv4(saddr, daddr, 1 if echo else 17, pl,
                                     ident=0x5000 + i))))
     return fr
 
@@ -350,6 +358,9 @@ def main(argv):
         saddr = argv[6] if len(argv) > 6 else None
         send(argv[2], flows(argv[2], mac(argv[3]), argv[4], int(argv[5]),
                             saddr=saddr), 0.001)
+    elif cmd == 'echo':
+        send(argv[2], flows(argv[2], mac(argv[3]), argv[4], int(argv[5]),
+                            echo=True), 0.001)
     elif cmd == 'stream':
         stream(argv[2], mac(argv[3]), argv[4], float(argv[5]))
     elif cmd == 'capture':
