@@ -140,7 +140,11 @@ static __always_inline void count_frame(struct bpfwd_stats *s,
 
 /* Whether this copy was loaded for the frame's ingress port; then *st
  * gets (and has counted the frame in) that port's stats.  Otherwise the
- * table decides.
+ * table decides.  Such a copy does not read the frame: the first read
+ * of a line that gen's CPU has just written is a cache miss that costs
+ * more than the rest of the program (bpfwd bench: xdp_redirect took
+ * 72-94 ns a frame with it, 26 without, a hard-coded redirect 22), so
+ * it counts runts, from the lengths alone, but no vlan.
  */
 static __always_inline int fixed_port(struct xdp_md *ctx,
 				       struct bpfwd_stats **st)
@@ -150,8 +154,8 @@ static __always_inline int fixed_port(struct xdp_md *ctx,
 	if (!fixed_ifindex || ctx->ingress_ifindex != fixed_ifindex)
 		return 0;
 	*st = bpf_map_lookup_elem(&bpfwd_stats, &slot);
-	if (*st)
-		count_frame(*st, ctx);
+	if (*st && ctx->data_end - ctx->data < ETH_ZLEN)
+		(*st)->runt++;
 	return 1;
 }
 
