@@ -104,4 +104,21 @@ int fixed_xdp_redir(struct xdp_md *ctx)
 	return bpf_redirect(fixed_target, 0);
 }
 
+/* fixed_xdp_map's one-slot devmap: slot 0 holds the target (written by
+ * the bench before it attaches the program)
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_DEVMAP);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} fixed_devmap SEC(".maps");
+
+/* The devmap path's own limit: a redirect through a devmap, no table */
+SEC("xdp")
+int fixed_xdp_map(struct xdp_md *ctx)
+{
+	return bpf_redirect_map(&fixed_devmap, 0, XDP_PASS);
+}
+
 char _license[] SEC("license") = "GPL";

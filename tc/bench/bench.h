@@ -226,6 +226,7 @@ int fixed_setup(struct bench *b, const struct method *m);
 int tc_drop_setup(struct bench *b, const struct method *m);
 void tc_prog_teardown(struct bench *b, const struct method *m);
 int xdp_fixed_setup(struct bench *b, const struct method *m);
+int xdp_map_fixed_setup(struct bench *b, const struct method *m);
 int xdp_drop_setup(struct bench *b, const struct method *m);
 void xdp_prog_teardown(struct bench *b, const struct method *m);
 const char *need_loop(struct bench *b, const struct method *m);

@@ -22,6 +22,7 @@
 
 enum sink_prog {
 	P_FIXED, P_TC_DROP, P_TC_CONSUME, P_XDP_DROP, P_XDP_FIXED, P_XDP_GEN,
+	P_XDP_MAP_FIXED,
 };
 
 static struct bpf_program *prog_of(struct benchsink *s, enum sink_prog p)
@@ -37,6 +38,8 @@ static struct bpf_program *prog_of(struct benchsink *s, enum sink_prog p)
 		return s->progs.fixed_xdp_redir;
 	case P_XDP_GEN:
 		return s->progs.cnt_xdp_gen;
+	case P_XDP_MAP_FIXED:
+		return s->progs.fixed_xdp_map;
 	case P_XDP_DROP:
 		break;
 	}
@@ -119,6 +122,8 @@ static int xdp_prog_add(struct bench *b, int ns, const char *dev,
 			enum sink_prog p, struct benchsink **out)
 {
 	int err, idx, to = 0;
+	uint32_t key = 0;
+	bool fixed;
 
 	err = ns_enter(b->ns[ns]);
 	if (err) {
@@ -126,14 +131,22 @@ static int xdp_prog_add(struct bench *b, int ns, const char *dev,
 		return err;
 	}
 	idx = if_nametoindex(dev);
-	if (p == P_XDP_FIXED)
+	fixed = p == P_XDP_FIXED || p == P_XDP_MAP_FIXED;
+	if (fixed)
 		to = if_nametoindex(b->out_dev);
-	if (!idx || (p == P_XDP_FIXED && !to)) {
+	if (!idx || (fixed && !to)) {
 		snprintf(b->err, sizeof(b->err), "%s: no such device", dev);
 		ns_leave();
 		return -ENODEV;
 	}
 	err = sink_load(b, p, to, out);
+	if (!err && p == P_XDP_MAP_FIXED) {
+		err = bpf_map__update_elem((*out)->maps.fixed_devmap, &key,
+					   sizeof(key), &to, sizeof(to), 0);
+		if (err)
+			snprintf(b->err, sizeof(b->err), "devmap slot 0 = %s: %s",
+				 b->out_dev, strerror(-err));
+	}
 	if (!err) {
 		err = bpf_xdp_attach(idx, bpf_program__fd(prog_of(*out, p)),
 				     XDP_FLAGS_DRV_MODE, NULL);
@@ -169,6 +182,12 @@ void tc_prog_teardown(struct bench *b, const struct method *m)
 int xdp_fixed_setup(struct bench *b, const struct method *m)
 {
 	return xdp_prog_add(b, NS_DUT, b->in_dev, P_XDP_FIXED, &b->dut_prog);
+}
+
+int xdp_map_fixed_setup(struct bench *b, const struct method *m)
+{
+	return xdp_prog_add(b, NS_DUT, b->in_dev, P_XDP_MAP_FIXED,
+			    &b->dut_prog);
 }
 
 int xdp_drop_setup(struct bench *b, const struct method *m)

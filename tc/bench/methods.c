@@ -132,6 +132,13 @@ static const struct method xdp = {
 	.name = "xdp", .desc = "XDP bpf_redirect, bpfwd port hook xdp",
 	PORT("redirect", "xdp"), .limit = LIMIT_XDP,
 };
+/* what a devmap costs over a plain redirect, with nothing of bpfwd's */
+static const struct method xdp_map_fixed = {
+	.name = "xdp-map-fixed",
+	.desc = "XDP bpf_redirect_map through a one-slot devmap, no table (the devmap row's own limit)",
+	.setup = xdp_map_fixed_setup, .teardown = xdp_prog_teardown,
+	.limit = LIMIT_XDP,
+};
 static const struct method devmap = {
 	.name = "devmap",
 	.desc = "XDP redirect through a devmap, bpfwd port hook xdp mode map",
@@ -375,7 +382,8 @@ const struct topology bench_topos[TOPO_N] = {
 
 const struct method *const bench_methods[] = {
 	&bridge, &bridge_nf, &mirred, &redirect, &redirect_fixed, &clone,
-	&tcx, &act, &act_clone, &xdp_fixed, &xdp, &devmap, &cpumap, &cpumap_pass,
+	&tcx, &act, &act_clone, &xdp_fixed, &xdp, &xdp_map_fixed, &devmap,
+	&cpumap, &cpumap_pass,
 	&redirect_mon_errors, &redirect_mon_all, &xdp_mon_errors, &xdp_mon_all,
 	&xdp_loop, &xdp_loop_mon_errors, &xdp_loop_mon_all,
 	&xdp_loop_mon_nobulk, &tc_drop, &xdp_drop,
