@@ -17,8 +17,8 @@
  *              when the next hop's neighbour entry is not resolved
  *   route_xdp  XDP (multi-buffer capable: only the first buffer's
  *              headers are read): bpf_redirect_map() through
- *              bpfwd_rt_dev, the route devices (a miss passes); in
- *              generic mode bpf_redirect() to any device
+ *              bpfwd_rt_dev, the route devices (a miss passes,
+ *              untouched); in generic mode bpf_redirect() to any device
  *
  * Both run route_frame().  Only bpfwd loads this object; a device
  * without an entry in bpfwd_rt_cfg passes everything, uncounted.  The
@@ -413,11 +413,15 @@ static __always_inline int route_frame(void *ctx, struct rt_frame *f,
 	    (cfg->flags & (BPFWD_RT_F_RPF_STRICT | BPFWD_RT_F_RPF_LOOSE)) &&
 	    !rpf_ok(ctx, f, fib, cfg->flags))
 		return BPFWD_RT_RPF;
-	/* native XDP sends only to devices that take XDP frames; generic
-	 * XDP redirects skbs, to any device
+	/* native XDP sends only to devices that take XDP frames (a miss in
+	 * the devmap passes); generic XDP redirects skbs, to any device.
+	 * The redirect is set up before the rewrite, so that a frame it
+	 * refuses goes to the stack untouched, and one helper call does
+	 * what a devmap lookup and bpf_redirect_map() did.
 	 */
 	if (f->xdp && !(cfg->flags & BPFWD_RT_F_XDP_GENERIC) &&
-	    !bpf_map_lookup_elem(&bpfwd_rt_dev, &fib->ifindex))
+	    bpf_redirect_map(&bpfwd_rt_dev, fib->ifindex, XDP_PASS) !=
+	    XDP_REDIRECT)
 		return BPFWD_RT_NO_DEVMAP;
 	/* the packet pointers are still valid: no helper above moves data */
 	eth = f->data;
@@ -561,7 +565,7 @@ int route_xdp(struct xdp_md *ctx)
 	count_fwd(s, f.ip_len + sizeof(struct ethhdr), false);
 	if (cfg->flags & BPFWD_RT_F_XDP_GENERIC)
 		return bpf_redirect(fib.ifindex, 0);
-	return bpf_redirect_map(&bpfwd_rt_dev, fib.ifindex, XDP_PASS);
+	return XDP_REDIRECT;	/* route_frame() set it up */
 }
 
 char _license[] SEC("license") = "GPL";
