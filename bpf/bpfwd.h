@@ -153,7 +153,12 @@ _Static_assert(sizeof(struct bpfwd_stats) == 64, "bpfwd_stats abi");
  *
  * Maps pinned in <bpffs>/bpfwd/<netns cookie>/route/:
  *   bpfwd_rt_cfg    HASH ifindex -> struct bpfwd_route_cfg: the ingress
- *                   devices on the fast path
+ *                   devices on the fast path, the source of truth
+ *   bpfwd_rt_idx    ARRAY ifindex -> struct bpfwd_route_cfg: the same
+ *                   entries for ifindex < BPFWD_RT_IDX_MAX, flagged
+ *                   BPFWD_RT_F_ON, written by bpfwd after (and cleared
+ *                   before) the hash's.  The programs read this one: an
+ *                   array lookup a frame instead of a hash lookup
  *   bpfwd_rt_stats  PERCPU_ARRAY cfg.slot -> struct bpfwd_route_stats
  *   bpfwd_rt_dev    XDP: DEVMAP_HASH ifindex -> struct bpf_devmap_val,
  *                   the devices XDP may send to (the route devices)
@@ -161,7 +166,9 @@ _Static_assert(sizeof(struct bpfwd_stats) == 64, "bpfwd_stats abi");
 #define BPFWD_MAP_RT_CFG	"bpfwd_rt_cfg"
 #define BPFWD_MAP_RT_STATS	"bpfwd_rt_stats"
 #define BPFWD_MAP_RT_DEV	"bpfwd_rt_dev"
+#define BPFWD_MAP_RT_IDX	"bpfwd_rt_idx"
 #define BPFWD_RT_MAX_DEVS	256	/* route devices per namespace */
+#define BPFWD_RT_IDX_MAX	4096	/* ifindexes bpfwd_rt_idx holds */
 
 /* Why a frame went to the stack instead of the fast path. */
 enum bpfwd_route_reason {
@@ -201,6 +208,8 @@ enum bpfwd_route_reason {
 #define BPFWD_RT_F_NO_IP6	(1U << 4)	/* the kernel does not route IPv6
 						 * from here (all.forwarding 0,
 						 * disable_ipv6 1): pass it */
+#define BPFWD_RT_F_ON		(1U << 31)	/* bpfwd_rt_idx: the entry is a
+						 * route device's (0: none) */
 
 /* Value of bpfwd_rt_cfg. */
 struct bpfwd_route_cfg {

@@ -7,6 +7,10 @@
  *
  *   bpfwd -n gen gen dev g0 count 1000000 size 64 flows 8 cpu 0
  *
+ * dsts N spreads the frames over N destination addresses (a router's
+ * many destinations: the kernel's route hint, which reuses the route of
+ * the previous packet to the same address, no longer applies).
+ *
  * A live rate goes to stderr once a second; the summary (and with -j one
  * JSON object) to stdout.  Frames the device dropped are counted from its
  * tx_dropped counter, and a device that took none is explained.
@@ -32,7 +36,7 @@
 
 struct gen_args {
 	const char *dev;
-	uint32_t count, duration, size, flows, cpu;
+	uint32_t count, duration, size, flows, dsts, cpu;
 	const char *src, *dst;
 	bool ipv6;
 };
@@ -43,6 +47,7 @@ struct gen_args {
 #define GEN_SIZE_MIN	64
 #define GEN_SIZE_MIN6	66
 #define GEN_SIZE_MAX	1518
+#define GEN_DSTS_MAX	(1U << 24)
 
 static const struct kw gen_kws[] = {
 	KW_DEV("dev", struct gen_args, dev, "DEV", KW_REQUIRED,
@@ -55,6 +60,8 @@ static const struct kw gen_kws[] = {
 	       "frame size on the wire, with FCS (default 64, IPv6 66)"),
 	KW_U32("flows", struct gen_args, flows, 1, 16384, "N", 0,
 	       "source ports, round robin from 49152 (default 8)"),
+	KW_U32("dsts", struct gen_args, dsts, 1, GEN_DSTS_MAX, "N", 0,
+	       "destination addresses, round robin from dst's up (default 1)"),
 	KW_STR("src", struct gen_args, src, "ADDR", 0, "source MAC, IP or both"),
 	KW_STR("dst", struct gen_args, dst, "ADDR", 0,
 	       "destination MAC, IP or both"),
@@ -191,6 +198,7 @@ static int gen_args(int argc, char **argv, struct gen_args *a,
 		return usage_err("size \"%u\": UDP/IPv6 frames are %u-%u bytes",
 				 cfg->size, GEN_SIZE_MIN6, GEN_SIZE_MAX);
 	cfg->flows = a->flows;
+	cfg->dsts = a->dsts;
 	return 0;
 }
 
@@ -224,6 +232,7 @@ static void print_summary(const struct livegen_cfg *cfg, uint64_t sent,
 	print_nl();
 	print_u64(PRINT_ANY, "size", "  size %llu", cfg->size);
 	print_u64(PRINT_ANY, "flows", " flows %llu", cfg->flows);
+	print_u64(PRINT_ANY, "dsts", " dsts %llu", cfg->dsts);
 	print_string(PRINT_ANY, "proto", " %s", cfg->ipv6 ? "udp6" : "udp");
 	print_addr("src", " src %s", cfg->smac, &cfg->src, cfg->ipv6);
 	print_addr("dst", " dst %s", cfg->dmac, &cfg->dst, cfg->ipv6);
@@ -306,7 +315,7 @@ static int gen_run(struct livegen *g, const struct livegen_cfg *cfg,
 int do_gen(int argc, char **argv)
 {
 	struct gen_args a = {
-		.size = LIVEGEN_SIZE_DEF, .flows = LIVEGEN_FLOWS_DEF,
+		.size = LIVEGEN_SIZE_DEF, .flows = LIVEGEN_FLOWS_DEF, .dsts = 1,
 		.cpu = UINT32_MAX,
 	};
 	struct livegen_cfg cfg = { 0 };

@@ -7,6 +7,11 @@
  * pinned here rather than by libbpf, as xdp.o's are: the kernel adds
  * BPF_F_RDONLY_PROG to a devmap's flags, which libbpf 1.1 then takes
  * for a mismatch when it reuses the pin.
+ *
+ * bpfwd_rt_cfg is the source of truth; bpfwd_rt_idx, what the programs
+ * read, is its copy by ifindex: written after the hash, cleared before
+ * it, and filled from it again on every load (pins of an older bpfwd
+ * have no copy yet).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -111,7 +116,7 @@ int rt_open(struct rt *r, bool create)
 	int err;
 
 	memset(r, 0, sizeof(*r));
-	r->lock_fd = r->cfg_fd = r->stats_fd = r->dev_fd = -1;
+	r->lock_fd = r->cfg_fd = r->stats_fd = r->dev_fd = r->idx_fd = -1;
 	if (create) {
 		err = make_dir(r);
 		if (err)
@@ -137,6 +142,7 @@ int rt_open(struct rt *r, bool create)
 	r->cfg_fd = map_fd(r, BPFWD_MAP_RT_CFG);
 	r->stats_fd = map_fd(r, BPFWD_MAP_RT_STATS);
 	r->dev_fd = map_fd(r, BPFWD_MAP_RT_DEV);
+	r->idx_fd = map_fd(r, BPFWD_MAP_RT_IDX);
 	if (!create && r->cfg_fd < 0) {
 		rt_close(r);
 		return -ENOENT;
@@ -146,7 +152,8 @@ int rt_open(struct rt *r, bool create)
 
 void rt_close(struct rt *r)
 {
-	int *fds[] = { &r->cfg_fd, &r->stats_fd, &r->dev_fd, &r->lock_fd };
+	int *fds[] = { &r->cfg_fd, &r->stats_fd, &r->dev_fd, &r->idx_fd,
+		       &r->lock_fd };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(fds); i++) {
@@ -161,14 +168,16 @@ static int check_layouts(struct rt *r)
 	static const struct {
 		const char *name;
 		enum bpf_map_type type;
-		uint32_t value;
+		uint32_t value, max;
 	} maps[] = {
 		{ BPFWD_MAP_RT_CFG, BPF_MAP_TYPE_HASH,
-		  sizeof(struct bpfwd_route_cfg) },
+		  sizeof(struct bpfwd_route_cfg), BPFWD_RT_MAX_DEVS },
+		{ BPFWD_MAP_RT_IDX, BPF_MAP_TYPE_ARRAY,
+		  sizeof(struct bpfwd_route_cfg), BPFWD_RT_IDX_MAX },
 		{ BPFWD_MAP_RT_STATS, BPF_MAP_TYPE_PERCPU_ARRAY,
-		  sizeof(struct bpfwd_route_stats) },
+		  sizeof(struct bpfwd_route_stats), BPFWD_RT_MAX_DEVS },
 		{ BPFWD_MAP_RT_DEV, BPF_MAP_TYPE_DEVMAP_HASH,
-		  sizeof(struct bpf_devmap_val) },
+		  sizeof(struct bpf_devmap_val), BPFWD_RT_MAX_DEVS },
 	};
 	char path[PATH_MAX];
 	bool exists;
@@ -178,7 +187,7 @@ static int check_layouts(struct rt *r)
 	for (i = 0; i < ARRAY_SIZE(maps); i++) {
 		pin_of(r, maps[i].name, path, sizeof(path));
 		err = pin_check_map(path, maps[i].type, sizeof(__u32),
-				    maps[i].value, BPFWD_RT_MAX_DEVS, &exists,
+				    maps[i].value, maps[i].max, &exists,
 				    false);
 		if (err)
 			return err;
@@ -205,6 +214,38 @@ static int devmap_pin(struct rt *r, struct route *skel)
 		return -errno;
 	r->dev_fd = dup(fd);
 	return r->dev_fd < 0 ? -errno : 0;
+}
+
+static int idx_set(struct rt *r, uint32_t ifindex,
+		   const struct bpfwd_route_cfg *c)
+{
+	struct bpfwd_route_cfg v = { 0 };
+
+	if (r->idx_fd < 0 || ifindex >= BPFWD_RT_IDX_MAX)
+		return 0;
+	if (c) {
+		v = *c;
+		v.flags |= BPFWD_RT_F_ON;
+	}
+	return bpf_map_update_elem(r->idx_fd, &ifindex, &v, 0) ? -errno : 0;
+}
+
+/* The copy from the hash, whole: what an older bpfwd left lacks it. */
+static int idx_sync(struct rt *r)
+{
+	struct bpfwd_route_cfg c;
+	uint32_t key, *prev = NULL;
+	int err;
+
+	while (!bpf_map_get_next_key(r->cfg_fd, prev, &key)) {
+		prev = &key;
+		if (bpf_map_lookup_elem(r->cfg_fd, &key, &c))
+			continue;
+		err = idx_set(r, key, &c);
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 int rt_load(struct rt *r, bool xdp, void **skelp, const char **name)
@@ -244,6 +285,13 @@ int rt_load(struct rt *r, bool xdp, void **skelp, const char **name)
 		r->cfg_fd = dup(bpf_map__fd(skel->maps.bpfwd_rt_cfg));
 	if (r->stats_fd < 0)
 		r->stats_fd = dup(bpf_map__fd(skel->maps.bpfwd_rt_stats));
+	if (r->idx_fd < 0)
+		r->idx_fd = dup(bpf_map__fd(skel->maps.bpfwd_rt_idx));
+	err = r->idx_fd < 0 ? -errno : idx_sync(r);
+	if (err) {
+		p_err("fill %s in %s: %s", BPFWD_MAP_RT_IDX, r->dir, strerror(-err));
+		goto fail;
+	}
 	*skelp = skel;
 	*name = xdp ? "route_xdp" : "route_tc";
 	return bpf_program__fd(xdp ? skel->progs.route_xdp :
@@ -261,7 +309,8 @@ void rt_unload(void *skel)
 void rt_gc(struct rt *r)
 {
 	static const char *const pins[] = {
-		BPFWD_MAP_RT_CFG, BPFWD_MAP_RT_STATS, BPFWD_MAP_RT_DEV,
+		BPFWD_MAP_RT_CFG, BPFWD_MAP_RT_IDX, BPFWD_MAP_RT_STATS,
+		BPFWD_MAP_RT_DEV,
 	};
 	char path[PATH_MAX], *slash;
 	size_t i;
@@ -293,11 +342,22 @@ int rt_get(struct rt *r, uint32_t ifindex, struct bpfwd_route_cfg *c)
 int rt_put(struct rt *r, uint32_t ifindex, const struct bpfwd_route_cfg *c,
 	   uint64_t flags)
 {
-	return bpf_map_update_elem(r->cfg_fd, &ifindex, c, flags) ? -errno : 0;
+	int err;
+
+	if (bpf_map_update_elem(r->cfg_fd, &ifindex, c, flags))
+		return -errno;
+	err = idx_set(r, ifindex, c);
+	if (err && flags == BPF_NOEXIST)
+		bpf_map_delete_elem(r->cfg_fd, &ifindex);
+	return err;
 }
 
 int rt_del(struct rt *r, uint32_t ifindex)
 {
+	int err = idx_set(r, ifindex, NULL);
+
+	if (err)
+		return err;
 	if (bpf_map_delete_elem(r->cfg_fd, &ifindex) && errno != ENOENT)
 		return -errno;
 	return 0;

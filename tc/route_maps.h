@@ -2,8 +2,8 @@
 /* Copyright (c) 2026 The bpfwd authors
  *
  * The state of `bpfwd route` in one namespace: its pin directory
- * <bpffs>/bpfwd/<netns cookie>/route/ (maps bpfwd_rt_cfg,
- * bpfwd_rt_stats, bpfwd_rt_dev and the tcx links), the lock that
+ * <bpffs>/bpfwd/<netns cookie>/route/ (maps bpfwd_rt_cfg, its copy
+ * bpfwd_rt_idx, bpfwd_rt_stats, bpfwd_rt_dev and the tcx links), the lock that
  * serialises commands, loading route.o, and the counters.
  */
 #ifndef __BPFWD_ROUTE_MAPS_H
@@ -20,6 +20,7 @@ struct rt {
 	int cfg_fd;
 	int stats_fd;
 	int dev_fd;		/* -1 until an XDP device needs it */
+	int idx_fd;		/* -1 until rt_load() when older pins lack it */
 };
 
 struct rt_dev {
@@ -42,6 +43,7 @@ void rt_unload(void *skel);
 void rt_gc(struct rt *r);
 
 int rt_get(struct rt *r, uint32_t ifindex, struct bpfwd_route_cfg *c);
+/* rt_put() and rt_del() keep bpfwd_rt_idx a copy of bpfwd_rt_cfg. */
 int rt_put(struct rt *r, uint32_t ifindex, const struct bpfwd_route_cfg *c,
 	   uint64_t flags);
 int rt_del(struct rt *r, uint32_t ifindex);

@@ -186,6 +186,7 @@ struct bench {
 	const struct topology *topo;
 	struct {
 		uint32_t ports, stations, routes;
+		uint32_t dsts;	/* router: gen's destination addresses */
 		int nsinks;	/* sink ports besides out_dev/sink_dev */
 		char out[16][IF_NAMESIZE], sink[16][IF_NAMESIZE];
 		uint8_t gen_mac[6], dut_mac[6];

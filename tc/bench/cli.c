@@ -61,7 +61,7 @@ struct bench_args {
 	uint32_t sink;		/* sink_words[] */
 	char *dev[4];		/* dev GEN DUT_IN DUT_OUT SINK */
 	uint32_t topo;		/* topo_words[] */
-	uint32_t ports, stations, routes;	/* 0: not given */
+	uint32_t ports, stations, routes, dsts;	/* 0: not given */
 };
 
 static const char *const topo_words[TOPO_N] = {
@@ -117,6 +117,8 @@ static const struct kw bench_kws[] = {
 	       "M", 0, "topology bridge: destination MACs (default 1000)"),
 	KW_U32("routes", struct bench_args, routes, 1, TOPO_ROUTES_MAX, "R", 0,
 	       "topology router: routes installed (default 1000)"),
+	KW_U32("dsts", struct bench_args, dsts, 1, TOPO_ROUTES_MAX, "N", 0,
+	       "topology router: gen's destinations, one a route (default 1)"),
 	KW_END
 };
 
@@ -217,14 +219,21 @@ static int topo_args(struct bench *b, const struct bench_args *a)
 	if ((a->ports || a->stations) && a->topo != TOPO_BRIDGE)
 		return usage_err("%s: with topology bridge only",
 				 a->ports ? "ports" : "stations");
-	if (a->routes && a->topo != TOPO_ROUTER)
-		return usage_err("routes: with topology router only");
+	if ((a->routes || a->dsts) && a->topo != TOPO_ROUTER)
+		return usage_err("%s: with topology router only",
+				 a->routes ? "routes" : "dsts");
 	if (a->dev[0] && a->topo != TOPO_CROSS)
 		return usage_err("dev: topology %s builds namespaces of its own",
 				 b->topo->name);
 	b->tp.ports = a->ports ? a->ports : 3;
 	b->tp.stations = a->stations ? a->stations : 1000;
 	b->tp.routes = a->routes ? a->routes : 1000;
+	b->tp.dsts = a->dsts ? a->dsts : 1;
+	/* one destination a route, from route R/2 up (topo_router.c) */
+	if (b->tp.dsts > b->tp.routes - b->tp.routes / 2)
+		return usage_err("dsts \"%u\": at most %u with %u routes (one a route, from route %u up)",
+				 b->tp.dsts, b->tp.routes - b->tp.routes / 2,
+				 b->tp.routes, b->tp.routes / 2);
 	return 0;
 }
 

@@ -440,6 +440,10 @@ static void print_topo(struct bench *b)
 		print_u64(PRINT_ANY, "stations", ", %llu stations", b->tp.stations);
 	} else if (t == &bench_topos[TOPO_ROUTER]) {
 		print_u64(PRINT_ANY, "routes", " with %llu routes", b->tp.routes);
+		print_u64(PRINT_JSON, "dsts", NULL, b->tp.dsts);
+		if (b->tp.dsts > 1)
+			print_u64(PRINT_FP, NULL, ", gen to %llu destinations",
+				  b->tp.dsts);
 	}
 	print_string(PRINT_ANY, "reference", ", rows x %s", t->ref);
 }

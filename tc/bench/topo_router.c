@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Copyright (c) 2026 The bpfwd authors
  *
- * bpfwd bench topology router [ routes R ]: the dut routes between two
- * subnets, gen's 192.0.2.0/24 on in_dev (the dut .254, gen .1) and the
- * sink's 198.51.100.0/24 on out_dev (the dut .254, the sink .2, a
- * permanent neighbour), with forwarding on, rp_filter off and R routes
- * via the sink: the /27s of 10.0.0.0/8 from 10.0.0.0 up (R at most
- * 500000, 2^19 fit), installed by one ip -batch.  gen's frames go to
- * the dut's MAC and to an address inside route R/2 (10.0.0.0 + 32 R/2
- * + 1): the FIB is as large as R says and the lookup goes through it,
- * not around it.  The routes stay for all the rows; a row only adds its
+ * bpfwd bench topology router [ routes R ] [ dsts N ]: the dut routes
+ * between two subnets, gen's 192.0.2.0/24 on in_dev (the dut .254, gen
+ * .1) and the sink's 198.51.100.0/24 on out_dev (the dut .254, the sink
+ * .2, a permanent neighbour), with forwarding on, rp_filter off and R
+ * routes via the sink: the /27s of 10.0.0.0/8 from 10.0.0.0 up (R at
+ * most 500000, 2^19 fit), installed by one ip -batch.  gen's frames go to
+ * the dut's MAC and to an address inside route R/2 (10.0.0.0 + 32 R/2 +
+ * 1): the FIB is as large as R says and the lookup goes through it, not
+ * around it.  With dsts N, gen's frames go round robin to N such
+ * addresses, one in each of routes R/2 to R/2 + N - 1: consecutive
+ * packets no longer share a destination, so the kernel's route hint
+ * (ip_route_use_hint(): a packet of a receive batch reuses the route of
+ * the previous one to the same address) does not apply, as in a router
+ * with many flows.  The routes stay for all the rows; a row only adds its
  * forwarder.
  */
 #include <errno.h>
@@ -82,6 +87,8 @@ void topo_router_gen(struct bench *b, struct livegen_cfg *c)
 	memcpy(c->dmac, b->tp.dut_mac, 6);
 	memset(&c->dst, 0, sizeof(c->dst));
 	memcpy(&c->dst, &dst, 4);
+	c->dsts = b->tp.dsts;
+	c->dst_step = 32;	/* the next /27 */
 }
 
 /* The reference rows: the topology as it is. */

@@ -81,11 +81,21 @@ static uint16_t csum(uint32_t sum)
 	return c;
 }
 
-/* Builds the frame; returns the offsets gen_xmit needs and the sum of
- * everything the checksum covers except the source port.
+/* What gen_xmit needs to rewrite a frame: offsets (from the frame's
+ * start) and ones' complement sums (unfolded) of what the checksums
+ * cover except the fields it writes.
  */
-static void build_frame(struct livegen *g, uint32_t *sport_off,
-			uint32_t *csum_off, uint32_t *base)
+struct frame_sums {
+	uint32_t sport_off, csum_off;
+	uint32_t base;		/* UDP: all but the port, the dst word */
+	uint32_t dst_off;	/* the destination address's last 32 bits */
+	uint32_t dst_word;	/* ... as they stand in the template */
+	uint32_t ip_csum_off;	/* IPv4 header checksum, 0 for IPv6 */
+	uint32_t ip_base;	/* IPv4 header but checksum and dst word */
+};
+
+/* Builds the frame and its sums. */
+static void build_frame(struct livegen *g, struct frame_sums *fs)
 {
 	const struct livegen_cfg *c = &g->cfg;
 	uint8_t *f = g->frame;
@@ -93,6 +103,7 @@ static void build_frame(struct livegen *g, uint32_t *sport_off,
 	struct udphdr *udp;
 	uint32_t l3, ulen, sum;
 	uint16_t proto_len[2];
+	uint8_t *dst;
 
 	memset(f, 0, sizeof(g->frame));
 	/* a recognisable payload for anyone capturing it */
@@ -113,9 +124,12 @@ static void build_frame(struct livegen *g, uint32_t *sport_off,
 		ip->protocol = IPPROTO_UDP;
 		memcpy(&ip->saddr, &c->src, 4);
 		memcpy(&ip->daddr, &c->dst, 4);
+		dst = (uint8_t *)&ip->daddr;
+		fs->ip_csum_off = (uint8_t *)&ip->check - f;
+		fs->ip_base = sum16(ip, sizeof(*ip), 0) - sum16(dst, 4, 0);
 		ip->check = csum(sum16(ip, sizeof(*ip), 0));
 		ulen = g->len - ETH_HLEN - l3;
-		sum = sum16(&ip->saddr, 8, 0);
+		sum = sum16(&ip->saddr, 4, 0);
 	} else {
 		struct ipv6hdr *ip6 = (struct ipv6hdr *)(f + ETH_HLEN);
 
@@ -129,7 +143,9 @@ static void build_frame(struct livegen *g, uint32_t *sport_off,
 		ip6->hop_limit = 64;
 		memcpy(&ip6->saddr, &c->src, 16);
 		memcpy(&ip6->daddr, &c->dst, 16);
-		sum = sum16(&ip6->saddr, 32, 0);
+		dst = (uint8_t *)&ip6->daddr + 12;
+		fs->ip_csum_off = 0;
+		sum = sum16(&ip6->saddr, 28, 0);
 	}
 	/* pseudo header: protocol and UDP length (IPv6: as 32-bit words,
 	 * the same sum)
@@ -143,12 +159,14 @@ static void build_frame(struct livegen *g, uint32_t *sport_off,
 	udp->len = htons(ulen);
 	udp->check = 0;
 	sum = fold32(sum16(udp, ulen, sum));
-	*base = sum;
-	*sport_off = (uint8_t *)&udp->source - f;
-	*csum_off = (uint8_t *)&udp->check - f;
+	fs->base = sum;
+	fs->sport_off = (uint8_t *)&udp->source - f;
+	fs->csum_off = (uint8_t *)&udp->check - f;
+	fs->dst_off = dst - f;
+	memcpy(&fs->dst_word, dst, 4);
 	/* flow 0 in the template itself */
 	udp->source = htons(LIVEGEN_SPORT);
-	udp->check = csum(sum + udp->source);
+	udp->check = csum(sum + sum16(dst, 4, udp->source));
 	if (!udp->check)
 		udp->check = 0xffff;
 }
@@ -252,8 +270,9 @@ static int fill_defaults(struct livegen *g, const struct link_info *li)
 
 int livegen_open(struct livegen_cfg *cfg, struct livegen **gp)
 {
-	uint32_t sport_off, csum_off, base, min;
+	struct frame_sums fs = { 0 };
 	struct link_info li;
+	uint32_t min;
 	struct livegen *g;
 	int err;
 
@@ -276,7 +295,7 @@ int livegen_open(struct livegen_cfg *cfg, struct livegen **gp)
 	if (err)
 		goto fail;
 	*cfg = g->cfg;
-	build_frame(g, &sport_off, &csum_off, &base);
+	build_frame(g, &fs);
 
 	g->skel = gen__open();
 	if (!g->skel) {
@@ -287,9 +306,16 @@ int livegen_open(struct livegen_cfg *cfg, struct livegen **gp)
 	g->skel->rodata->gen_ifindex = cfg->ifindex;
 	g->skel->rodata->gen_flows = cfg->flows;
 	g->skel->rodata->gen_sport = LIVEGEN_SPORT;
-	g->skel->rodata->gen_sport_off = sport_off;
-	g->skel->rodata->gen_csum_off = csum_off;
-	g->skel->rodata->gen_csum_base = base;
+	g->skel->rodata->gen_sport_off = fs.sport_off;
+	g->skel->rodata->gen_csum_off = fs.csum_off;
+	g->skel->rodata->gen_csum_base = fs.base;
+	g->skel->rodata->gen_dsts = cfg->dsts > 1 ? cfg->dsts : 1;
+	g->skel->rodata->gen_dst_lo = ntohl(fs.dst_word);
+	g->skel->rodata->gen_dst_step = cfg->dst_step ? cfg->dst_step : 1;
+	g->skel->rodata->gen_dst_off = fs.dst_off;
+	g->skel->rodata->gen_dst_word = fs.dst_word;
+	g->skel->rodata->gen_ip_csum_off = fs.ip_csum_off;
+	g->skel->rodata->gen_ip_base = fs.ip_base;
 	/* written back into every frame: Ethernet + IPv4 (34 bytes) or
 	 * IPv6 (54) headers, in 8-byte words
 	 */

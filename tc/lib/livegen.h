@@ -31,6 +31,11 @@ struct livegen_cfg {
 	 * bytes counted up; 0 or 1: dmac only)
 	 */
 	uint32_t stations;
+	/* destination addresses, round robin: dst, dst + dst_step, ... (the
+	 * address's last 32 bits counted up; 0 or 1: dst only; dst_step 0
+	 * is 1), each frame with its checksums right
+	 */
+	uint32_t dsts, dst_step;
 	bool ipv6;
 	bool have_smac, have_dmac, have_src, have_dst;
 	uint8_t smac[6], dmac[6];

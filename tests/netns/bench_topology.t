@@ -113,8 +113,10 @@ else
 	not_ok "the dut's ports were read while br-linux ran (${c0[*]} / ${c1[*]})"
 fi
 
-# 2. topology router: 100 routes
-js=$("$BPFWD" -j bench topology router routes 100 rounds 1 duration 1 2>"$TMPDIR_T/err")
+# 2. topology router: 100 routes, gen to 8 destinations (8 routes): the
+# route rows must still forward every frame on the fast path (each
+# destination's frames with valid checksums)
+js=$("$BPFWD" -j bench topology router routes 100 dsts 8 rounds 1 duration 1 2>"$TMPDIR_T/err")
 rc=$?
 is "$rc" 0 "bench topology router exits 0"
 [ "$rc" = 0 ] || diag "$(tail -3 "$TMPDIR_T/err")"
@@ -122,8 +124,8 @@ is "$(jq -r '.methods | map(.name) | join(",")' <<<"$js")" \
 	"kernel-forward,route-tc,route-tcx,route-xdp,xdp-forward-fib,xdp-forward-fib-direct" \
 	"router: the kernel, the three route rows and xdp-forward in both FIB modes"
 rows_ok "$js" router
-is "$(jq -r '[.setup.dut, .setup.routes, .setup.reference] | join(",")' <<<"$js")" \
-	"router,100,kernel-forward" "router: JSON says the topology, its routes and reference"
+is "$(jq -r '[.setup.dut, .setup.routes, .setup.dsts, .setup.reference] | join(",")' <<<"$js")" \
+	"router,100,8,kernel-forward" "router: JSON says the topology, its routes, gen's destinations and reference"
 like "$(cat "$TMPDIR_T/err")" "100 routes in the dut" "router: the routes were added before the rows"
 unlike "$(cat "$TMPDIR_T/err")" "passed [0-9]+ to the stack" \
 	"router: the route rows forwarded on the fast path, not through the stack"
@@ -156,6 +158,10 @@ usage 'bench stations: with topology bridge only' "stations without topology bri
 	bench stations 10
 usage 'bench routes: with topology router only' "routes with topology bridge" \
 	bench topology bridge routes 10
+usage 'bench dsts: with topology router only' "dsts with topology bridge" \
+	bench topology bridge dsts 10
+usage 'bench dsts "51": at most 50 with 100 routes (one a route, from route 50 up)' \
+	"more destinations than routes from R/2 up" bench topology router routes 100 dsts 51
 usage 'bench method "br-tc": a row of topology bridge, not router' "a bridge row in the router" \
 	bench topology router method br-tc
 usage 'bench ports "2": out of range (3-17)' "ports 2" bench topology bridge ports 2

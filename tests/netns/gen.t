@@ -4,7 +4,8 @@
 #
 # bpfwd gen sends exactly what it says: N UDP frames out of the gen veth,
 # forwarded by a bpfwd port through the dut, arrive at the sink's stack
-# as N datagrams with valid checksums (IPv4 and IPv6).  A veth whose peer
+# as N datagrams with valid checksums (IPv4 and IPv6), with dsts spread
+# over that many destination addresses.  A veth whose peer
 # cannot take XDP frames is refused with the fix, and bad input is a
 # usage error.  No timing is asserted.
 source "$(dirname "$0")/../lib.sh"
@@ -89,6 +90,16 @@ sleep 0.3
 is "$(($(snmp6 "$sink" Udp6NoPorts) - noports0))" $N \
 	"sink's UDP6 stack took exactly $N datagrams (checksums valid)"
 is "$(($(snmp6 "$sink" Udp6InCsumErrors) - ${csumerr0:-0}))" 0 "no UDP6 checksum errors"
+# dsts with IPv6: the address's last 32 bits counted up, the UDP
+# checksum (over the pseudo header) right for each
+for a in 3 4 5; do ip -n "$sink" addr add 2001:db8::$a/64 dev s0 nodad; done
+noports0=$(snmp6 "$sink" Udp6NoPorts)
+csumerr0=$(snmp6 "$sink" Udp6InCsumErrors)
+bpfwd_ns "$gen" gen dev g0 count $N ipv6 dsts 4 src 2001:db8::1 dst "$smac/2001:db8::2" >/dev/null
+sleep 0.3
+is "$(($(snmp6 "$sink" Udp6NoPorts) - noports0))" $N \
+	"dsts 4, IPv6: sink's UDP6 stack took exactly $N datagrams to its 4 addresses"
+is "$(($(snmp6 "$sink" Udp6InCsumErrors) - ${csumerr0:-0}))" 0 "dsts 4, IPv6: no UDP6 checksum errors"
 
 # 4. a router rewrites frames in place (MACs, TTL), and live frames come
 # back to gen's page pool as the router left them: gen writes its
@@ -134,6 +145,41 @@ if [ -n "${cap:-}" ]; then
 		"router: and every one with the router's and the sink's MAC"
 else
 	skip "tcpdump missing: routed frames not checked on the wire"
+fi
+
+# 4b. dsts: frames round robin over N destination addresses, each with
+# its IPv4 header and UDP checksums right (the router's and the sink's
+# stacks drop a bad one, and count it), and all N of them on the wire
+D=4000
+ip -n "$dutr" route add 10.0.0.0/24 via 198.51.100.2
+ip -n "$sinkr" route add local 10.0.0.0/24 dev lo
+rx0=$(udp_noports "$sinkr")
+csumerr0=$(snmp "$sinkr" Udp InCsumErrors)
+hdrerr0=$(snmp "$dutr" Ip InHdrErrors)
+if command -v tcpdump >/dev/null; then
+	in_ns "$sinkr" timeout 20 tcpdump -i s0 -B 16384 -nn -l -c 64 udp \
+		>"$TMPDIR_T/dcap" 2>/dev/null &
+	cap=$!
+	sleep 1
+fi
+js=$(bpfwd_ns "$genr" -j gen dev g0 count $D flows 4 dsts 16 dst "$d0mac/10.0.0.1")
+is "$(jq .dsts <<<"$js")" 16 "dsts 16: gen reports 16 destinations"
+sent=$(($(jq .frames <<<"$js") - $(jq .dropped <<<"$js")))
+sleep 0.5
+ge "$sent" $((D / 2)) "dsts: gen sent most of $D frames"
+is "$(($(udp_noports "$sinkr") - rx0))" "$sent" \
+	"dsts: every frame gen sent reached the sink's UDP (IP and UDP checksums valid)"
+is "$(($(snmp "$sinkr" Udp InCsumErrors) - csumerr0))" 0 "dsts: no UDP checksum errors"
+is "$(($(snmp "$dutr" Ip InHdrErrors) - hdrerr0))" 0 \
+	"dsts: no IP header errors at the router (IPv4 header checksums valid)"
+if [ -n "${cap:-}" ]; then
+	wait "$cap"
+	dsts=$(grep -o '> 10\.0\.0\.[0-9]*' "$TMPDIR_T/dcap" | sort -u | wc -l)
+	is "$dsts" 16 "dsts 16: 16 distinct destination addresses at the sink"
+	like "$(grep -o '> 10\.0\.0\.[0-9]*' "$TMPDIR_T/dcap" | head -3 | tr '\n' ' ')" \
+		'> 10.0.0.1 > 10.0.0.2 > 10.0.0.3 ' "dsts: round robin from dst's address up"
+else
+	skip "tcpdump missing: destinations not checked on the wire"
 fi
 
 # 5. bad input

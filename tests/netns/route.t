@@ -18,7 +18,8 @@
 # did not.  Then, per hook: ECMP spreads flows as the kernel does, a
 # route replaced, a nexthop deleted and a neighbour's new MAC take
 # effect at once under traffic, an unresolved neighbour still gets its
-# frames, TCP (iperf3) goes through, and two routers in series work.
+# frames, TCP (iperf3) goes through, and two routers in series work
+# (with native XDP also when the egress is not a route device).
 # VLAN sub-interfaces as egress: tests/netns/route_vlan.t.
 source "$(dirname "$0")/../lib.sh"
 source "$TESTS_DIR/route_lib.sh"
@@ -373,6 +374,22 @@ if series_topo; then
 		bpfwd_ns "$ra" route del dev x0 dev x1
 		bpfwd_ns "$rb" route del dev y0 dev y1
 	done
+	# native XDP sends only to route devices: with x0 alone on the fast
+	# path, a's frames to b leave by x1, which is not in the devmap;
+	# they must reach the kernel untouched (one rewritten there would
+	# carry rb's MAC and be dropped as not for ra)
+	if bpfwd_ns "$ra" route add dev x0 hook xdp; then
+		p0=$(route_stat "$ra" x0 passed.no_devmap)
+		out=$(in_ns "$a" ping -c 3 -i 0.1 -W 1 10.13.0.2)
+		like "$out" "3 received" "series, xdp, x0 alone: a pings b, through ra's kernel"
+		like "$out" "ttl=62" "series, xdp, x0 alone: one TTL lost at each router"
+		ge "$(($(route_stat "$ra" x0 passed.no_devmap) - p0))" 3 \
+			"series, xdp, x0 alone: the requests passed as no_devmap"
+		is "$(route_stat "$ra" x0 forwarded)" 0 "series, xdp, x0 alone: none forwarded by XDP"
+		bpfwd_ns "$ra" route del dev x0
+	else
+		not_ok "series, xdp: route add dev x0"
+	fi
 else
 	not_ok "series topology"
 fi
