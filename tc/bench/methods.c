@@ -344,6 +344,20 @@ static const struct method kernel_fwd = {
 	.name = "kernel-forward", .desc = "the kernel's IPv4 forwarding, R routes",
 	.topo = TOPO_ROUTER, .setup = topo_noop, .teardown = topo_noop_down,
 };
+/* the route rows' ceilings: the hook's cost in this topology, with no
+ * FIB lookup and no rewrite (the sink counts whatever MAC and TTL)
+ */
+static const struct method rt_tc_fixed = {
+	.name = "rt-tc-fixed",
+	.desc = "limit: tc bpf_redirect to the sink's port, no FIB lookup or rewrite (route-tc/tcx's ceiling)",
+	.topo = TOPO_ROUTER, .setup = fixed_setup, .teardown = tc_prog_teardown,
+};
+static const struct method rt_xdp_fixed = {
+	.name = "rt-xdp-fixed",
+	.desc = "limit: XDP bpf_redirect to the sink's port, no FIB lookup or rewrite (route-xdp's ceiling)",
+	.topo = TOPO_ROUTER, .setup = xdp_fixed_setup,
+	.teardown = xdp_prog_teardown,
+};
 static const struct method route_tc = {
 	.name = "route-tc", .desc = "bpfwd route add hook tc (bpf_fib_lookup, bpf_redirect)",
 	ROUTE("tc"),
@@ -395,7 +409,8 @@ const struct method *const bench_methods[] = {
 	&rtt_bridge, &rtt_redirect, &rtt_tcx, &rtt_xdp,
 	&rtt_bridge_load, &rtt_redirect_load, &rtt_tcx_load, &rtt_xdp_load,
 	&br_linux, &br_tc, &br_tcx, &br_xdp,
-	&kernel_fwd, &route_tc, &route_tcx, &route_xdp, &xdp_forward_fib,
+	&kernel_fwd, &rt_tc_fixed, &route_tc, &route_tcx, &rt_xdp_fixed,
+	&route_xdp, &xdp_forward_fib,
 	&xdp_forward_fib_direct,
 };
 

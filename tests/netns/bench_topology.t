@@ -121,8 +121,8 @@ rc=$?
 is "$rc" 0 "bench topology router exits 0"
 [ "$rc" = 0 ] || diag "$(tail -3 "$TMPDIR_T/err")"
 is "$(jq -r '.methods | map(.name) | join(",")' <<<"$js")" \
-	"kernel-forward,route-tc,route-tcx,route-xdp,xdp-forward-fib,xdp-forward-fib-direct" \
-	"router: the kernel, the three route rows and xdp-forward in both FIB modes"
+	"kernel-forward,rt-tc-fixed,route-tc,route-tcx,rt-xdp-fixed,route-xdp,xdp-forward-fib,xdp-forward-fib-direct" \
+	"router: the kernel, the route rows with their ceilings and xdp-forward in both FIB modes"
 rows_ok "$js" router
 is "$(jq -r '[.setup.dut, .setup.routes, .setup.dsts, .setup.reference] | join(",")' <<<"$js")" \
 	"router,100,8,kernel-forward" "router: JSON says the topology, its routes, gen's destinations and reference"
@@ -144,7 +144,7 @@ is "$(pins)" "$pins0" "no pins left behind"
 is "$("$BPFWD" -j bench list | jq -r 'map(.name) | index("bridge") != null and index("br-tc") == null')" \
 	true "bench list: the cross-connect rows"
 is "$("$BPFWD" -j bench list topology router | jq -r 'map(.name) | join(",")')" \
-	"kernel-forward,route-tc,route-tcx,route-xdp,xdp-forward-fib,xdp-forward-fib-direct" "bench list topology router"
+	"kernel-forward,rt-tc-fixed,route-tc,route-tcx,rt-xdp-fixed,route-xdp,xdp-forward-fib,xdp-forward-fib-direct" "bench list topology router"
 
 # 4. bad input
 usage() {
