@@ -84,7 +84,7 @@ out=$(bpfwd_ns "$brdut" bridge add br0 hook xdp 2>&1)
 is "$?" 0 "xdp: bridge add with a port whose peer inserts tags succeeds"
 like "$out" 'warning: p1: VLAN tags can reach it outside the frame, where XDP does not see them: its frames go through the bridge \(ethtool -K eth0 txvlan off tx-vlan-stag-hw-insert off in its namespace\)' \
 	"xdp: warns and names the fix"
-like "$(grep -c 'p2: VLAN' <<<"$out")" '^0$' "xdp: p2, whose peer sends tags inside the frame, is not flagged"
+is "$(grep -c 'p2: VLAN' <<<"$out")" 0 "xdp: p2, whose peer sends tags inside the frame, is not flagged"
 bpfwd_ns "$brdut" bridge del br0
 
 # the fix: tags inside the frame, XDP sees them and forwards them
