@@ -166,6 +166,7 @@ struct bench {
 	const char *save;	/* the JSON document also goes there */
 	struct benchsink *sink_cnt;	/* counter on the sink port */
 	struct benchsink *dut_prog;	/* program a method loaded on the dut */
+	struct benchsink *dut_prog_rev;	/* its twin OUT -> IN (tcp, rtt rows) */
 	struct benchsink *sink_gen;	/* an rtt row's sink counter */
 	int count_fd;		/* counter map this row reads */
 	bool napi_threaded;

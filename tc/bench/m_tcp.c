@@ -142,21 +142,40 @@ static int sink_neigh(struct bench *b)
 	return 0;
 }
 
-/* A port row's port the other way: OUT -> IN (bench_port() adds IN). */
+/* A hard-coded row (redirect-fixed, xdp-fixed) loads b->dut_prog on IN
+ * with OUT built in: its twin the other way is a second copy.
+ */
+static bool fixed_row(const struct method *m)
+{
+	return m->setup == fixed_setup || m->setup == xdp_fixed_setup;
+}
+
+/* A port row's port the other way: OUT -> IN (bench_port() adds IN),
+ * or a fixed row's program on OUT, sending to IN.
+ */
 static int reverse_port(struct bench *b, const struct method *of, bool add)
 {
+	struct benchsink *prog = b->dut_prog;
 	char tmp[IF_NAMESIZE];
 	int err = 0;
 
-	if (!of->port.hook)	/* not a bpfwd port row */
+	if (!of->port.hook && !fixed_row(of))	/* the bridge: both ways */
 		return 0;
 	memcpy(tmp, b->in_dev, IF_NAMESIZE);
 	memcpy(b->in_dev, b->out_dev, IF_NAMESIZE);
 	memcpy(b->out_dev, tmp, IF_NAMESIZE);
+	if (fixed_row(of))
+		b->dut_prog = b->dut_prog_rev;
 	if (add)
-		err = port_setup(b, of);
-	else
+		err = of->port.hook ? port_setup(b, of) : of->setup(b, of);
+	else if (of->port.hook)
 		port_teardown(b, of);
+	else if (b->dut_prog)
+		of->teardown(b, of);
+	if (fixed_row(of)) {
+		b->dut_prog_rev = b->dut_prog;
+		b->dut_prog = prog;
+	}
 	memcpy(b->out_dev, b->in_dev, IF_NAMESIZE);
 	memcpy(b->in_dev, tmp, IF_NAMESIZE);
 	return err;

@@ -218,6 +218,17 @@ static const struct method rtt_bridge = {
 	.name = "rtt-bridge", .desc = "ping round trip through the Linux bridge",
 	RTT(bridge, KIND_RTT, rtt_bridge),
 };
+/* the hooks' own round trips: a hard-coded redirect each way */
+static const struct method rtt_redirect_fixed = {
+	.name = "rtt-redirect-fixed",
+	.desc = "ping round trip through redirect-fixed (tc's own limit)",
+	RTT(redirect_fixed, KIND_RTT, rtt_bridge),
+};
+static const struct method rtt_xdp_fixed = {
+	.name = "rtt-xdp-fixed",
+	.desc = "ping round trip through xdp-fixed (XDP's own limit)",
+	RTT(xdp_fixed, KIND_RTT, rtt_bridge),
+};
 static const struct method rtt_redirect = {
 	.name = "rtt-redirect", .desc = "ping round trip through redirect",
 	RTT(redirect, KIND_RTT, rtt_bridge),
@@ -234,6 +245,16 @@ static const struct method rtt_bridge_load = {
 	.name = "rtt-bridge-load",
 	.desc = "ping round trip through the bridge, gen sending as in the pps rows",
 	RTT(bridge, KIND_RTT_LOAD, rtt_bridge_load),
+};
+static const struct method rtt_redirect_fixed_load = {
+	.name = "rtt-redirect-fixed-load",
+	.desc = "ping round trip through redirect-fixed, gen sending",
+	RTT(redirect_fixed, KIND_RTT_LOAD, rtt_bridge_load),
+};
+static const struct method rtt_xdp_fixed_load = {
+	.name = "rtt-xdp-fixed-load",
+	.desc = "ping round trip through xdp-fixed, gen sending",
+	RTT(xdp_fixed, KIND_RTT_LOAD, rtt_bridge_load),
 };
 static const struct method rtt_redirect_load = {
 	.name = "rtt-redirect-load",
@@ -406,8 +427,10 @@ const struct method *const bench_methods[] = {
 	&xdp_e100, &xdp_e1000, &xdp_e10k, &xdp_e100k,
 	&xdp_f1, &xdp_f64, &xdp_f1k, &xdp_f16k,
 	&tcp_bridge, &tcp_redirect, &tcp_tcx, &tcp_xdp, &tcp_xdp_csum_off,
-	&rtt_bridge, &rtt_redirect, &rtt_tcx, &rtt_xdp,
-	&rtt_bridge_load, &rtt_redirect_load, &rtt_tcx_load, &rtt_xdp_load,
+	&rtt_bridge, &rtt_redirect_fixed, &rtt_redirect, &rtt_tcx,
+	&rtt_xdp_fixed, &rtt_xdp,
+	&rtt_bridge_load, &rtt_redirect_fixed_load, &rtt_redirect_load,
+	&rtt_tcx_load, &rtt_xdp_fixed_load, &rtt_xdp_load,
 	&br_linux, &br_tc, &br_tcx, &br_xdp,
 	&kernel_fwd, &rt_tc_fixed, &route_tc, &route_tcx, &rt_xdp_fixed,
 	&route_xdp, &xdp_forward_fib,

@@ -114,7 +114,7 @@ else
 	skip "iperf3 missing: TCP rows not checked"
 fi
 # round trips, gen idle and sending
-for m in rtt-bridge rtt-redirect rtt-tcx rtt-xdp rtt-bridge-load rtt-xdp-load; do
+for m in rtt-bridge rtt-redirect rtt-tcx rtt-xdp rtt-xdp-fixed rtt-bridge-load rtt-xdp-load; do
 	is "$(row $m .status)" ok "$m runs"
 	ge "$(row $m '(.rtt_us_median > 0 and .rtt_us_p99 >= .rtt_us_median and .loss_pct < 50 | if . then 1 else 0 end)')" 1 \
 		"$m: round trips measured (median, p99, loss)"
