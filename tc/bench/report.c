@@ -279,20 +279,43 @@ static void print_rtt_numbers(struct bench *b, struct row *r, struct row *ref)
 	print_u64(PRINT_JSON, "rounds_used", NULL, med.n);
 }
 
-static const char *const headers[KIND_N] = {
-	/* KIND_PPS: print_pps_header(), the topology's reference in it */
-	[KIND_TCP] = "TCP, iperf3 gen -> sink, one stream\n"
-		     "method               status   Gbit/s (min    max)  x tcp-bridge (min  max) retransmits\n",
-	[KIND_RTT] = "round trips, ping gen -> sink 500/s, gen idle, the dut's NAPI not threaded (us)\n"
-		     "method               status     min  median     p99   lost  x rtt-bridge (min  max)\n",
-	[KIND_RTT_LOAD] = "round trips, ping gen -> sink 500/s, gen sending, NAPI as in the pps rows (us)\n"
-			  "method               status     min  median     p99   lost  x rtt-bridge-load     Mpps fwd\n",
+static const char *const titles[KIND_N] = {
+	[KIND_TCP] = "TCP, iperf3 gen -> sink, one stream\n",
+	[KIND_RTT] = "round trips, ping gen -> sink 500/s, gen idle, the dut's NAPI not threaded (us)\n",
+	[KIND_RTT_LOAD] = "round trips, ping gen -> sink 500/s, gen sending, NAPI as in the pps rows (us)\n",
 };
 
-static void print_pps_header(struct bench *b)
+/* the columns after the name; KIND_PPS's has the topology's reference */
+static const char *const columns[KIND_N] = {
+	[KIND_TCP] = "status   Gbit/s (min    max)  x tcp-bridge (min  max) retransmits\n",
+	[KIND_RTT] = "status     min  median     p99   lost  x rtt-bridge (min  max)\n",
+	[KIND_RTT_LOAD] = "status     min  median     p99   lost  x rtt-bridge-load     Mpps fwd\n",
+};
+
+/* The name column: 20 wide, or the longest name of the run's rows. */
+static int name_width(struct bench *b)
 {
-	print_string(PRINT_FP, NULL,
-		     "method               status    Mpps   (min    max)   x %-6s",
+	int w = 20, i;
+
+	for (i = 0; i < b->nrows; i++)
+		if ((int)strlen(b->rows[i].m->name) > w)
+			w = strlen(b->rows[i].m->name);
+	return w;
+}
+
+static void print_header(struct bench *b, unsigned int kind)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "%-*s ", name_width(b), "method");
+	if (titles[kind])
+		print_string(PRINT_FP, NULL, "%s", titles[kind]);
+	print_string(PRINT_FP, NULL, "%s", name);
+	if (kind != KIND_PPS) {
+		print_string(PRINT_FP, NULL, "%s", columns[kind]);
+		return;
+	}
+	print_string(PRINT_FP, NULL, "status    Mpps   (min    max)   x %-6s",
 		     b->topo->ref_short);
 	print_string(PRINT_FP, NULL, "%s",
 		     " (min   max)  ns/pkt  cpu ns  of limit (cpu)\n");
@@ -302,8 +325,11 @@ static void print_row(struct bench *b, struct row *r)
 {
 	struct row *ref = row_ref(b, r);
 
+	char fmt[16];
+
+	snprintf(fmt, sizeof(fmt), "%%-%ds", name_width(b));
 	open_json_object(NULL);
-	print_string(PRINT_ANY, "name", "%-20s", r->m->name);
+	print_string(PRINT_ANY, "name", fmt, r->m->name);
 	print_string(PRINT_ANY, "status", " %-8s", row_status(r));
 	print_string(PRINT_JSON, "kind", NULL, bench_kind_names[r->m->kind]);
 	print_string(PRINT_JSON, "description", NULL, r->m->desc);
@@ -344,10 +370,8 @@ static void print_rows(struct bench *b)
 				continue;
 			if (!n++ && k)
 				print_nl();
-			if (n == 1 && k == KIND_PPS)
-				print_pps_header(b);
-			else if (n == 1)
-				print_string(PRINT_FP, NULL, "%s", headers[k]);
+			if (n == 1)
+				print_header(b, k);
 			print_row(b, &b->rows[i]);
 		}
 	}
@@ -527,7 +551,14 @@ int save_doc(struct bench *b, double load0, double load1)
 
 int print_list(const struct topology *t)
 {
-	size_t i;
+	char fmt[16];
+	size_t i, w = 20;
+
+	for (i = 0; i < bench_nmethods; i++)
+		if (&bench_topos[bench_methods[i]->topo] == t &&
+		    strlen(bench_methods[i]->name) > w)
+			w = strlen(bench_methods[i]->name);
+	snprintf(fmt, sizeof(fmt), "%%-%zus", w);
 
 	json_begin();
 	open_json_array(NULL);
@@ -535,7 +566,7 @@ int print_list(const struct topology *t)
 		if (&bench_topos[bench_methods[i]->topo] != t)
 			continue;
 		open_json_object(NULL);
-		print_string(PRINT_ANY, "name", "%-20s", bench_methods[i]->name);
+		print_string(PRINT_ANY, "name", fmt, bench_methods[i]->name);
 		print_string(PRINT_ANY, "description", " %s",
 			     bench_methods[i]->desc);
 		print_nl();
