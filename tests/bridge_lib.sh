@@ -83,13 +83,14 @@ br_counter() {
 		jq --arg k "$3" '.[0] | if has($k) then .[$k] else .reasons[$k] end'
 }
 
-# br_play NAME HOOK SCRIPT [SETUP]: a fresh bridge of $N ports (SETUP run
-# on it), bpfwd on HOOK (none: the plain bridge; xdp-generic: hook xdp
-# xdp-mode generic), then bridge_frames.py ($FRAMES, with $MACS) plays
-# SCRIPT; what each host got lands in $TMPDIR_T/NAME/, bridge show and
-# bridge stats in $TMPDIR_T/NAME.show and NAME.stats
+# br_play NAME HOOK SCRIPT [SETUP [SYNCED]]: a fresh bridge of $N ports
+# (SETUP run on it), bpfwd on HOOK (none: the plain bridge; xdp-generic:
+# hook xdp xdp-mode generic; SYNCED run once the daemon has synced it),
+# then bridge_frames.py ($FRAMES, with $MACS) plays SCRIPT; what each
+# host got lands in $TMPDIR_T/NAME/, bridge show and bridge stats in
+# $TMPDIR_T/NAME.show and NAME.stats
 br_play() {
-	local name=$1 hook=$2 script=$3 setup=${4:-true} how
+	local name=$1 hook=$2 script=$3 setup=${4:-true} synced=${5:-true} how
 	topo_del
 	br_topo "$N" || return 1
 	export DUT=$brdut
@@ -101,6 +102,7 @@ br_play() {
 		# shellcheck disable=SC2086
 		bpfwd_ns "$brdut" bridge add br0 $how || return 1
 		br_wait_sync "$brdut" br0 || { diag "$name: no sync"; return 1; }
+		$synced || { diag "$name: $synced failed"; return 1; }
 		bpfwd_ns "$brdut" -j bridge show br0 >"$TMPDIR_T/$name.show"
 	fi
 	mkdir -p "$TMPDIR_T/$name"

@@ -34,6 +34,7 @@
 #include "brmaps.h"
 #include "brmirror.h"
 #include "brnl.h"
+#include "netdev.h"
 #include "util.h"
 
 /* The kernel's fdb dump restarts its walk at every 32 KB message, so a
@@ -41,6 +42,10 @@
  * the overflow resync keep the mirror; this is only a safety net.
  */
 #define RESYNC_S	300.0
+/* how often an XDP port's VLAN blindness is asked again (a veth peer's
+ * features change in its own namespace, with no event here)
+ */
+#define VLAN_CHECK_S	5.0
 #define REFRESH_WINDOW_NS 2500000000ULL
 #define MAX_BR		BPFWD_BR_MAX_BRIDGES
 #define MAX_PORTS	BPFWD_MAX_PORTS
@@ -56,7 +61,7 @@ struct mirror {
 	bool links_dirty, resync;
 	bool vlans_ok;		/* bpfwd_br_vlan mirrors every port's VLANs */
 	int vlans_err;		/* the last VLAN dump's error, logged once */
-	double last_resync, last_beat, last_refresh;
+	double last_resync, last_beat, last_refresh, last_vlan_check;
 	/* sources the fast path saw since the last refresh */
 	struct ring_buffer *seen_rb;
 	struct bpfwd_br_fdb_key *seen;
@@ -147,6 +152,58 @@ static void flush_refreshed(struct mirror *d, const struct bpfwd_br_port *p,
 	}
 	free(k);
 	free(v);
+}
+
+/* An XDP port's VLAN blindness as it is now: bridge_attach() flagged
+ * it once, but a NIC's rxvlan or a veth peer's tx VLAN insertion turned
+ * on later would have XDP take tagged frames for untagged ones, and off
+ * again gives the port its fast path back.  Returns whether @p changed.
+ */
+static bool vlan_follow(struct bpfwd_br_port *p, uint32_t ifindex,
+			const char *dev)
+{
+	bool was = p->flags & BPFWD_BRP_RX_VLAN_HW, blind = false;
+	char fix[96];
+
+	if (p->hook != BPFWD_HOOK_XDP)
+		return false;
+	/* a device that cannot be asked counts as blind: pass is safe */
+	if (netdev_vlan_blind(ifindex, fix, sizeof(fix), &blind))
+		blind = true;
+	if (blind == was)
+		return false;
+	if (blind) {
+		p->flags |= BPFWD_BRP_RX_VLAN_HW;
+		logmsg("%s: VLAN tags can reach it outside the frame now, where XDP does not see them: its frames go through the bridge (%s)",
+		       dev, fix);
+	} else {
+		p->flags &= ~BPFWD_BRP_RX_VLAN_HW;
+		logmsg("%s: VLAN tags reach it inside the frame: fast path again",
+		       dev);
+	}
+	return true;
+}
+
+/* vlan_follow() for each port, after a dump of the ports (not within
+ * it: netdev_vlan_blind() asks netlink too) and every VLAN_CHECK_S.
+ */
+static void vlan_recheck(struct mirror *d)
+{
+	static uint32_t idx[MAX_PORTS];
+	struct bpfwd_br_port p;
+	int n, i;
+
+	d->last_vlan_check = now();
+	n = brport_list(&d->m, 0, idx, NULL, MAX_PORTS);
+	for (i = 0; i < n && i < MAX_PORTS; i++) {
+		char dev[16];
+
+		if (brport_get(&d->m, idx[i], &p))
+			continue;
+		ifname_of(idx[i], dev);
+		if (vlan_follow(&p, idx[i], dev))
+			brport_put(&d->m, idx[i], &p);
+	}
 }
 
 static int port_seen(const struct brnl_port *np, void *data)
@@ -381,6 +438,7 @@ static int sync_links(struct mirror *d)
 		return err;
 	}
 	ports_gone(d, &w);
+	vlan_recheck(d);	/* a link event (a NIC's rxvlan): ask now */
 	sync_vlans(d);
 	d->links_dirty = false;
 	return 0;
@@ -751,6 +809,8 @@ static void tick(struct mirror *d)
 	}
 	if (d->links_dirty)
 		sync_links(d);
+	if (now() - d->last_vlan_check >= VLAN_CHECK_S)
+		vlan_recheck(d);
 	if (!br_list(&d->m, NULL, 0)) {
 		/* its last bridge was deleted: the pins go, as with bridge del */
 		logmsg("no bridge left: the fast path's pins are removed");

@@ -103,4 +103,58 @@ for hook in xdp xdp-generic; do
 	ge "$(br_stat "fixed-$hook" forwarded)" 25 "fixed, $hook: h1's tagged frames took the fast path"
 done
 
+# followed: the daemon asks again.  p1 is attached with its tags inside
+# the frame; then h1's eth0 inserts them outside (as after an ethtool
+# -K txvlan on there, which makes no event in the bridge's namespace):
+# within its check interval the daemon flags p1 and h1's frames go to
+# the bridge again, and off again it takes the flag back.
+# p1_flagged WANT: waits (10 s at most) until p1's rx_vlan_offload flag
+# is WANT (1 or 0)
+p1_flagged() {
+	local i n
+	for ((i = 0; i < 100; i++)); do
+		n=$(bpfwd_ns "$brdut" -j bridge show br0 |
+			jq '[.[0].ports[] | select(.dev == "p1") | .flags[] |
+			     select(. == "rx_vlan_offload")] | length')
+		[ "$n" = "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+txvlan_on_later() {
+	p1_flagged 0 || { diag "p1 flagged at attach"; return 1; }
+	in_ns "$h1" ethtool -K eth0 txvlan on >/dev/null
+	p1_flagged 1
+}
+: >"$TMPDIR_T/daemon.log"
+for hook in xdp xdp-generic; do
+	if ! br_play "later-$hook" "$hook" "$SCRIPT" tag_h1 txvlan_on_later; then
+		not_ok "later, $hook: the daemon flags p1 once its peer inserts tags outside the frame"
+		continue
+	fi
+	ok "later, $hook: the daemon flags p1 once its peer inserts tags outside the frame"
+	br_same "later-$hook" plain
+	is "$(br_stat "later-$hook" forwarded)" 10 "later, $hook: none of h1's frames took the fast path"
+	ge "$(br_stat "later-$hook" vlan)" 15 "later, $hook: h1's frames went to the bridge as vlan"
+done
+like "$(cat "$TMPDIR_T/daemon.log")" 'p1: VLAN tags can reach it outside the frame now, where XDP does not see them: its frames go through the bridge \(ethtool -K eth0 txvlan off' \
+	"the daemon says so, naming the fix"
+
+# and back: txvlan off again gives p1 its fast path back
+txvlan_off_later() {
+	in_ns "$h1" ethtool -K eth0 txvlan on >/dev/null
+	p1_flagged 1 || { diag "p1 not flagged"; return 1; }
+	in_ns "$h1" ethtool -K eth0 txvlan off >/dev/null
+	p1_flagged 0
+}
+if br_play "back-xdp" xdp "$SCRIPT" tag_h1 txvlan_off_later; then
+	ok "back, xdp: the daemon takes the flag back once the tags are inside the frame"
+	br_same "back-xdp" plain
+	ge "$(br_stat "back-xdp" forwarded)" 25 "back, xdp: h1's tagged frames took the fast path"
+else
+	not_ok "back, xdp: the daemon takes the flag back once the tags are inside the frame"
+fi
+like "$(cat "$TMPDIR_T/daemon.log")" 'p1: VLAN tags reach it inside the frame: fast path again' \
+	"the daemon says that too"
+
 done_testing
