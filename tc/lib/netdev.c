@@ -47,7 +47,11 @@ typedef int (*msg_cb)(const struct nlmsghdr *nlh, void *data);
  */
 static int talk(int proto, struct nlmsghdr *nlh, msg_cb cb, void *data)
 {
-	static char rbuf[BUF_SZ];
+	/* not static: a callback may talk too (the daemon attaches a port
+	 * from within the dump of the ports), and a shared buffer lost the
+	 * rest of the dump
+	 */
+	char rbuf[BUF_SZ];
 	struct mnl_socket *nl;
 	uint32_t portid, seq = time(NULL);
 	int err = 0, ret;
