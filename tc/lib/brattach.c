@@ -166,12 +166,19 @@ static int attach_one(struct brmaps *m, const struct bpfwd_br *b,
 	return err;
 }
 
+bool bridge_vlan_blind(uint32_t ifindex, char *fix, size_t len)
+{
+	bool blind = false;
+
+	return netdev_vlan_blind(ifindex, fix, len, &blind) || blind;
+}
+
 int bridge_attach(struct brmaps *m, uint32_t bridge,
 		  const struct bpfwd_br *b, uint32_t ifindex)
 {
 	struct bpfwd_br_port p = { .bridge = bridge, .hook = b->hook,
 				   .slot = b->slot, .ifindex = ifindex };
-	bool own = false, hw_tag = false;
+	bool own = false;
 	char dev[IF_NAMESIZE], fix[96];
 	int err;
 
@@ -191,8 +198,7 @@ int bridge_attach(struct brmaps *m, uint32_t bridge,
 	 * takes all of such a port's frames (see netdev_vlan_blind())
 	 */
 	if (b->hook == BPFWD_HOOK_XDP &&
-	    (netdev_vlan_blind(ifindex, fix, sizeof(fix), &hw_tag) ||
-	     hw_tag)) {
+	    bridge_vlan_blind(ifindex, fix, sizeof(fix))) {
 		p.flags |= BPFWD_BRP_RX_VLAN_HW;
 		pr_warn("warning: %s: VLAN tags can reach it outside the frame, where XDP does not see them: its frames go through the bridge (%s)",
 			dev, fix);

@@ -111,6 +111,11 @@ int bridge_port_check(uint32_t ifindex, const struct bpfwd_br *b);
  * @quiet no message).
  */
 bool bridge_xdp_target_ok(uint32_t ifindex, bool quiet);
+/* For hook xdp: whether VLAN tags can reach the port outside the frame
+ * (a device that cannot be asked counts as such: passing is safe), and
+ * in @fix the command that changes it.
+ */
+bool bridge_vlan_blind(uint32_t ifindex, char *fix, size_t len);
 
 /* In brattach.c, with everything that uses attach.h and xdp.h: */
 const char *br_hook_name(uint32_t hook);

@@ -34,7 +34,6 @@
 #include "brmaps.h"
 #include "brmirror.h"
 #include "brnl.h"
-#include "netdev.h"
 #include "util.h"
 
 /* The kernel's fdb dump restarts its walk at every 32 KB message, so a
@@ -162,14 +161,12 @@ static void flush_refreshed(struct mirror *d, const struct bpfwd_br_port *p,
 static bool vlan_follow(struct bpfwd_br_port *p, uint32_t ifindex,
 			const char *dev)
 {
-	bool was = p->flags & BPFWD_BRP_RX_VLAN_HW, blind = false;
+	bool was = p->flags & BPFWD_BRP_RX_VLAN_HW, blind;
 	char fix[96];
 
 	if (p->hook != BPFWD_HOOK_XDP)
 		return false;
-	/* a device that cannot be asked counts as blind: pass is safe */
-	if (netdev_vlan_blind(ifindex, fix, sizeof(fix), &blind))
-		blind = true;
+	blind = bridge_vlan_blind(ifindex, fix, sizeof(fix));
 	if (blind == was)
 		return false;
 	if (blind) {
@@ -184,8 +181,8 @@ static bool vlan_follow(struct bpfwd_br_port *p, uint32_t ifindex,
 	return true;
 }
 
-/* vlan_follow() for each port, after a dump of the ports (not within
- * it: netdev_vlan_blind() asks netlink too) and every VLAN_CHECK_S.
+/* vlan_follow() for each port, every VLAN_CHECK_S (a dump of the ports
+ * asks each as it goes).
  */
 static void vlan_recheck(struct mirror *d)
 {
@@ -243,6 +240,7 @@ static int port_seen(const struct brnl_port *np, void *data)
 	keep = p.flags & (BPFWD_BRP_XDP_TX | BPFWD_BRP_OWN_CLSACT |
 			  BPFWD_BRP_RX_VLAN_HW);
 	p.flags = keep | np->flags | BPFWD_BRP_SYNCED;
+	vlan_follow(&p, np->ifindex, dev);	/* a link event: ask now */
 	p.state = np->state;
 	p.mtu = np->mtu;
 	return brport_put(&d->m, np->ifindex, &p);
@@ -438,7 +436,6 @@ static int sync_links(struct mirror *d)
 		return err;
 	}
 	ports_gone(d, &w);
-	vlan_recheck(d);	/* a link event (a NIC's rxvlan): ask now */
 	sync_vlans(d);
 	d->links_dirty = false;
 	return 0;
